@@ -1,0 +1,113 @@
+@_spi(Reflection) import Swift
+
+/// Walks a component value and builds its nodes.
+///
+/// The walk reads stored properties through a per-type layout computed once
+/// from the runtime's field metadata (`_forEachField`), so binding costs a
+/// few loads per property rather than a `Mirror` per value.
+@MainActor
+enum Binder {
+    /// Binds `value` and its subtree; returns its node.
+    static func bind<C: Component>(
+        _ value: C,
+        label: String,
+        parent: ComponentNode?,
+        tree: ComponentTree?
+    ) -> ComponentNode {
+        let node = ComponentNode(label: label, value: value, parent: parent, tree: tree)
+        tree?.nodeBound(node)
+        if C.self is AnyClass {
+            let diagnostic = Diagnostic(
+                .componentIsNotAStruct,
+                "\(C.self) at \(node.path) is a class; components must be structs. Its stored properties were not bound.",
+                path: node.path
+            )
+            if let tree { tree.report(diagnostic) } else { Diagnostics.report(diagnostic) }
+        } else {
+            let layout = ComponentLayout.of(C.self)
+            withUnsafeBytes(of: value) { raw in
+                for field in layout.children {
+                    node.children.append(bindChild(field.type, at: field.offset, in: raw, label: field.label, parent: node, tree: tree))
+                }
+                for offset in layout.boxOffsets {
+                    ComponentLayout.box(at: offset, in: raw)?.claim(by: node)
+                }
+            }
+        }
+        ObservationContext.withScope(node) {
+            _ = value.observers
+        }
+        return node
+    }
+
+    private static func bindChild<T: Component>(
+        _ type: T.Type,
+        at offset: Int,
+        in raw: UnsafeRawBufferPointer,
+        label: String,
+        parent: ComponentNode,
+        tree: ComponentTree?
+    ) -> ComponentNode {
+        let child = raw.load(fromByteOffset: offset, as: T.self)
+        return bind(child, label: label, parent: parent, tree: tree)
+    }
+}
+
+/// Where a component type keeps its child components and reference boxes.
+struct ComponentLayout {
+    struct Child {
+        let label: String
+        let offset: Int
+        let type: any Component.Type
+    }
+
+    /// Stored properties that are components.
+    var children: [Child] = []
+    /// Byte offsets of the framework boxes (``BoundObject`` references)
+    /// stored in the value, outside child components.
+    var boxOffsets: [Int] = []
+
+    @MainActor private static var cache: [ObjectIdentifier: ComponentLayout] = [:]
+
+    @MainActor static func of(_ type: any Component.Type) -> ComponentLayout {
+        let key = ObjectIdentifier(type)
+        if let cached = cache[key] { return cached }
+        var layout = ComponentLayout()
+        _ = _forEachField(of: type, options: []) { name, offset, fieldType, _ in
+            if let component = fieldType as? any Component.Type {
+                layout.children.append(Child(label: String(cString: name), offset: offset, type: component))
+            } else {
+                layout.boxOffsets += boxOffsets(in: fieldType, at: offset)
+            }
+            return true
+        }
+        cache[key] = layout
+        return layout
+    }
+
+    /// Offsets of ``BoundObject`` references in a field: the field itself,
+    /// or inside one of the framework's own value types (``Emitter``, ...).
+    /// User types are never looked into: their layout is theirs.
+    private static func boxOffsets(in type: Any.Type, at base: Int) -> [Int] {
+        if type is BoundObject.Type { return [base] }
+        guard type is any FrameworkValue.Type else { return [] }
+        var offsets: [Int] = []
+        _ = _forEachField(of: type, options: []) { _, offset, fieldType, _ in
+            offsets += boxOffsets(in: fieldType, at: base + offset)
+            return true
+        }
+        return offsets
+    }
+
+    /// The box stored at `offset`, read without retaining it.
+    @MainActor static func box(at offset: Int, in raw: UnsafeRawBufferPointer) -> BoundObject? {
+        guard let pointer = raw.load(fromByteOffset: offset, as: UnsafeRawPointer?.self) else { return nil }
+        return Unmanaged<BoundObject>.fromOpaque(pointer).takeUnretainedValue()
+    }
+}
+
+/// The framework's value types that hold ``BoundObject`` boxes (emitters,
+/// stores, containers). Binding looks inside these, and only these.
+protocol FrameworkValue {}
+
+extension Emitter: FrameworkValue {}

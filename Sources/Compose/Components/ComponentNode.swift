@@ -1,0 +1,170 @@
+/// A bound component instance in the tree.
+///
+/// A node knows its component's type, the property label it is stored under,
+/// its parent and children, the observers registered in its scope, and its
+/// lifecycle emitters. Copies of a component value lead to the same node
+/// (see ``Component/node``); two instances, even of the same type, never do.
+///
+/// Nodes are created by binding (``ComponentTree/init(_:label:scheduler:logger:)``)
+/// and live until their subtree is destroyed.
+@MainActor
+public final class ComponentNode {
+    /// The property label the component is stored under (the root's label is
+    /// derived from its type: `AppComponent` is `app`).
+    public let label: String
+    /// The component's type.
+    public let componentType: any Component.Type
+    /// The component that stores this one; `nil` for the root.
+    public private(set) weak var parent: ComponentNode?
+    /// The child components, in declaration order.
+    public internal(set) var children: [ComponentNode] = []
+    /// The tree this node belongs to.
+    public private(set) weak var tree: ComponentTree?
+    /// Whether the component is part of the active tree.
+    public internal(set) var isActive = false
+    /// Whether the node was destroyed (its observers are all cancelled).
+    public private(set) var isDestroyed = false
+
+    /// The bound value (a copy; it shares every emitter with the original).
+    let value: any Component
+    /// Reference boxes declared by this component (emitter storages, ...).
+    var ownedBoxes: [BoundObject] = []
+    /// Routing and containers plug in here: which children are active and
+    /// which one carries focus. `nil` means "all children, no focus".
+    var behavior: (any NodeBehavior)?
+
+    private var subscriptions: [Subscription] = []
+    private var compactionThreshold = 32
+    private var lifecycle = LifecycleEmitters()
+
+    init(label: String, value: any Component, parent: ComponentNode?, tree: ComponentTree?) {
+        self.label = label
+        self.value = value
+        self.componentType = type(of: value)
+        self.parent = parent
+        self.tree = tree
+    }
+
+    isolated deinit {
+        if !isDestroyed { tearDown() }
+    }
+
+    /// The label path from the root, e.g. `app.auth.logIn`.
+    public var path: String {
+        guard let parent else { return label }
+        return parent.path + "." + label
+    }
+
+    /// Whether `ancestor` is a strict ancestor of this node.
+    public func isDescendant(of ancestor: ComponentNode) -> Bool {
+        var current = parent
+        while let node = current {
+            if node === ancestor { return true }
+            current = node.parent
+        }
+        return false
+    }
+
+    /// The children that are active while this node is active: all of them
+    /// for a plain component; routers narrow this to their stack.
+    public var activeChildren: [ComponentNode] {
+        behavior?.activeChildren(of: self) ?? children
+    }
+
+    /// Whether this node is the deepest focused component of its tree.
+    public var isFocused: Bool {
+        tree?.focusedNode === self
+    }
+
+    /// How many observers are registered in this node's scope.
+    public var scopeObserverCount: Int {
+        subscriptions.reduce(0) { $0 + ($1.isActive ? 1 : 0) }
+    }
+
+    // MARK: Lifecycle emitters
+
+    /// Sent when the component becomes part of the active tree.
+    public var didAppear: SignalEmitter { lifecycleEmitter(\.didAppear) }
+    /// Sent when the component leaves the active tree.
+    public var didDisappear: SignalEmitter { lifecycleEmitter(\.didDisappear) }
+    /// Sent when the component becomes the deepest focused one.
+    public var didEnterFocus: SignalEmitter { lifecycleEmitter(\.didEnterFocus) }
+    /// Sent when the component stops being the deepest focused one.
+    public var didLeaveFocus: SignalEmitter { lifecycleEmitter(\.didLeaveFocus) }
+
+    private func lifecycleEmitter(_ key: WritableKeyPath<LifecycleEmitters, SignalEmitter?>) -> SignalEmitter {
+        if let existing = lifecycle[keyPath: key] { return existing }
+        let created = SignalEmitter()
+        created.storage.owner = self
+        ownedBoxes.append(created.storage)
+        lifecycle[keyPath: key] = created
+        return created
+    }
+
+    /// Sends a lifecycle signal if anyone ever asked for that emitter.
+    func sendLifecycle(_ key: KeyPath<LifecycleEmitters, SignalEmitter?>) {
+        lifecycle[keyPath: key]?.send()
+    }
+
+    // MARK: Scope
+
+    /// Keeps `subscription` so that it is cancelled with this scope.
+    func retain(_ subscription: Subscription) {
+        if subscriptions.count >= compactionThreshold {
+            // Drop tokens of observers that ended on their own (`!+=`,
+            // explicit cancel), so a long-lived scope does not grow forever.
+            subscriptions.removeAll { !$0.isActive }
+            compactionThreshold = Swift.max(32, subscriptions.count * 2)
+        }
+        subscriptions.append(subscription)
+    }
+
+    /// Cancels every observer registered in this scope.
+    func cancelSubscriptions() {
+        let cancelled = subscriptions
+        subscriptions = []
+        for subscription in cancelled { subscription.cancel() }
+    }
+
+    // MARK: Destruction
+
+    /// Destroys the subtree, children first: cancels every observer
+    /// registered in each scope and every observer of each node's emitters.
+    func destroy() {
+        guard !isDestroyed else { return }
+        isDestroyed = true
+        for child in children.reversed() { child.destroy() }
+        tearDown()
+        tree?.nodeDestroyed(self)
+    }
+
+    private func tearDown() {
+        cancelSubscriptions()
+        let boxes = ownedBoxes
+        for box in boxes where box.owner === self {
+            box.ownerWillBeDestroyed()
+        }
+    }
+}
+
+/// The lazily created lifecycle emitters of a node.
+struct LifecycleEmitters {
+    var didAppear: SignalEmitter?
+    var didDisappear: SignalEmitter?
+    var didEnterFocus: SignalEmitter?
+    var didLeaveFocus: SignalEmitter?
+}
+
+/// How routers and containers change which children of a node are active
+/// and which one is focused.
+@MainActor
+protocol NodeBehavior: AnyObject {
+    func activeChildren(of node: ComponentNode) -> [ComponentNode]
+    func focusedChild(of node: ComponentNode) -> ComponentNode?
+}
+
+extension ComponentNode: @MainActor CustomStringConvertible {
+    public var description: String {
+        "\(path) (\(componentType))"
+    }
+}

@@ -1,0 +1,189 @@
+public import Logging
+
+/// A bound tree of components: the nodes, their activation and focus, and
+/// the diagnostics reported about them.
+///
+/// ComposeApp's `StartupComponent` and ComposeTesting's `TestHost` create one
+/// for you; create one yourself to drive a tree by hand.
+///
+/// ```swift
+/// let tree = ComponentTree(AppComponent())
+/// tree.activate()      // didAppear, parents before children
+/// tree.deactivate()    // didDisappear, children before parents
+/// tree.destroy()       // every observer cancelled
+/// ```
+@MainActor
+public final class ComponentTree {
+    /// Every diagnostic about this tree, also logged through ``logger``.
+    public let diagnostics = Emitter<Diagnostic>()
+    /// The logger diagnostics go to (label `compose` by default).
+    public let logger: Logger
+    /// The clock of time-based operators and timers in this tree, if any.
+    public var scheduler: (any Scheduler)?
+    /// The deepest focused component, while the tree is active.
+    public private(set) var focusedNode: ComponentNode?
+    /// How many nodes are bound and not destroyed.
+    public private(set) var liveNodeCount = 0
+
+    private var rootNode: ComponentNode?
+
+    /// Binds `root` and its whole subtree: children first, then each
+    /// component's `observers`, exactly once per instance. The tree starts
+    /// inactive; call ``activate()``.
+    ///
+    /// - Parameters:
+    ///   - root: The root component.
+    ///   - label: The root's label in paths; by default derived from its type
+    ///     (`AppComponent` is `app`).
+    ///   - scheduler: The clock of this tree's time-based operators.
+    ///   - logger: Where diagnostics are logged.
+    public init<Root: Component>(
+        _ root: Root,
+        label: String? = nil,
+        scheduler: (any Scheduler)? = nil,
+        logger: Logger = Logger(label: "compose")
+    ) {
+        self.logger = logger
+        self.scheduler = scheduler
+        rootNode = Binder.bind(root, label: label ?? Self.defaultLabel(for: Root.self), parent: nil, tree: self)
+    }
+
+    /// The root node.
+    public var root: ComponentNode {
+        // Set in init, never cleared.
+        rootNode!
+    }
+
+    /// Whether the root is active.
+    public var isActive: Bool { root.isActive }
+
+    // MARK: Activation
+
+    /// Makes the tree active: `didAppear` on the root, then on its active
+    /// children, parents before children; then `didEnterFocus` on the deepest
+    /// focused component.
+    public func activate() {
+        guard !root.isDestroyed else {
+            report(Diagnostic(.treeDestroyed, "activate() was called on a destroyed tree; bind a new ComponentTree instead."))
+            return
+        }
+        activate(root)
+        refreshFocus()
+    }
+
+    /// Makes the tree inactive: `didLeaveFocus` on the focused component,
+    /// then `didDisappear`, children before parents (later siblings first).
+    public func deactivate() {
+        clearFocus()
+        deactivate(root)
+    }
+
+    /// Deactivates the tree, then destroys every node, cancelling every
+    /// observer registered in the tree and on its emitters.
+    public func destroy() {
+        deactivate()
+        root.destroy()
+    }
+
+    /// Activates `node` and its active children, parent first.
+    func activate(_ node: ComponentNode) {
+        guard !node.isActive, !node.isDestroyed else { return }
+        node.isActive = true
+        node.sendLifecycle(\.didAppear)
+        for child in node.activeChildren {
+            // An observer of didAppear may have deactivated or destroyed us.
+            guard node.isActive else { return }
+            activate(child)
+        }
+    }
+
+    /// Deactivates `node`'s subtree, children first, later siblings first.
+    func deactivate(_ node: ComponentNode) {
+        guard node.isActive else { return }
+        for child in node.activeChildren.reversed() {
+            deactivate(child)
+        }
+        node.isActive = false
+        node.sendLifecycle(\.didDisappear)
+    }
+
+    // MARK: Focus
+
+    /// Recomputes the deepest focused component and sends
+    /// `didLeaveFocus`/`didEnterFocus` if it changed.
+    func refreshFocus() {
+        var next: ComponentNode?
+        if root.isActive {
+            var current = root
+            while let child = current.behavior?.focusedChild(of: current), child.isActive {
+                current = child
+            }
+            next = current
+        }
+        guard next !== focusedNode else { return }
+        let previous = focusedNode
+        focusedNode = next
+        previous?.sendLifecycle(\.didLeaveFocus)
+        next?.sendLifecycle(\.didEnterFocus)
+    }
+
+    private func clearFocus() {
+        guard let previous = focusedNode else { return }
+        focusedNode = nil
+        previous.sendLifecycle(\.didLeaveFocus)
+    }
+
+    // MARK: Lookup
+
+    /// The node at a label path: `"app.auth.logIn"`, or the same without the
+    /// root label (`"auth.logIn"`); `"app"` or `""` is the root.
+    public func node(at path: String) -> ComponentNode? {
+        var labels = path.split(separator: ".").map(String.init)
+        if labels.first == root.label { labels.removeFirst() }
+        var current = root
+        for label in labels {
+            guard let next = current.children.first(where: { $0.label == label }) else { return nil }
+            current = next
+        }
+        return current
+    }
+
+    /// Every live node, depth first, parents before children.
+    public var allNodes: [ComponentNode] {
+        var result: [ComponentNode] = []
+        func visit(_ node: ComponentNode) {
+            guard !node.isDestroyed else { return }
+            result.append(node)
+            node.children.forEach(visit)
+        }
+        visit(root)
+        return result
+    }
+
+    // MARK: Bookkeeping
+
+    func nodeBound(_ node: ComponentNode) {
+        liveNodeCount += 1
+    }
+
+    func nodeDestroyed(_ node: ComponentNode) {
+        liveNodeCount -= 1
+        if focusedNode === node { focusedNode = nil }
+    }
+
+    /// Logs `diagnostic` and sends it on ``diagnostics``.
+    func report(_ diagnostic: Diagnostic) {
+        logger.warning("\(diagnostic.description)")
+        diagnostics.send(diagnostic)
+    }
+
+    static func defaultLabel(for type: Any.Type) -> String {
+        var name = String(describing: type)
+        if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
+        if name.hasSuffix("Component"), name.count > "Component".count {
+            name.removeLast("Component".count)
+        }
+        guard let first = name.first else { return "root" }
+        return first.lowercased() + name.dropFirst()
+    }
+}

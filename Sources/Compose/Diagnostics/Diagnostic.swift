@@ -1,0 +1,42 @@
+/// A report of a misuse of Compose: the call had no effect, nothing crashed.
+///
+/// Every diagnostic is logged through swift-log (label `compose`) and sent on
+/// the tree's ``ComponentTree/diagnostics`` emitter (or on
+/// ``Diagnostics/unattached`` when no tree is involved), so tests can assert
+/// on them.
+public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of misuse this is.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// A component observed an emitter of one of its ancestors.
+        public static let ancestorObservation = Code(rawValue: "ancestorObservation")
+        /// A component value could not be matched to exactly one bound node.
+        public static let ambiguousIdentity = Code(rawValue: "ambiguousIdentity")
+        /// A component that is not part of a bound tree was asked for its node.
+        public static let unboundComponent = Code(rawValue: "unboundComponent")
+        /// A class was used where a component must be a struct.
+        public static let componentIsNotAStruct = Code(rawValue: "componentIsNotAStruct")
+        /// A tree was used after it was destroyed.
+        public static let treeDestroyed = Code(rawValue: "treeDestroyed")
+    }
+
+    /// What kind of misuse this is.
+    public let code: Code
+    /// What was wrong and what would be right.
+    public let message: String
+    /// The label path of the component concerned (`app.auth.logIn`), if any.
+    public let path: String?
+
+    public init(_ code: Code, _ message: String, path: String? = nil) {
+        self.code = code
+        self.message = message
+        self.path = path
+    }
+
+    public var description: String {
+        "[\(code)] \(message)"
+    }
+}

@@ -1,0 +1,37 @@
+/// The token an observation returns: cancel it to stop observing.
+///
+/// Tokens are discardable. An observer registered while a component's
+/// `observers` runs (or inside another observer) is cancelled automatically
+/// with its scope; keep the token only to stop earlier.
+///
+/// ```swift
+/// let subscription = messages += { print($0) }
+/// subscription.cancel()   // idempotent
+/// ```
+@MainActor
+public struct Subscription {
+    let storage: (any AnyEmitterStorage)?
+    let id: UInt64
+
+    /// A token that observes nothing, e.g. for an observation that was refused.
+    init() {
+        storage = nil
+        id = 0
+    }
+
+    init(storage: any AnyEmitterStorage, id: UInt64) {
+        self.storage = storage
+        self.id = id
+    }
+
+    /// Stops the observer. Safe to call more than once, and from inside any
+    /// observer, including the cancelled one: it is not called again.
+    public func cancel() {
+        storage?.cancel(id: id)
+    }
+
+    /// Whether the observer is still registered.
+    public var isActive: Bool {
+        storage?.contains(id: id) ?? false
+    }
+}

@@ -1,0 +1,45 @@
+public import Compose
+
+/// Binds a component tree for a test, with no event loop: virtual time,
+/// recorded diagnostics, and direct access to nodes.
+///
+/// ```swift
+/// @MainActor @Test func logInOpensHome() {
+///     let host = TestHost(AppComponent())
+///     host.root.auth.logIn.send()
+///     #expect(host.diagnostics.isEmpty)
+/// }
+/// ```
+@MainActor
+public final class TestHost<Root: Component> {
+    /// The bound tree.
+    public let tree: ComponentTree
+    /// The tree's clock; advance it to run timers, `debounce`, `delay`, ...
+    public let scheduler: VirtualScheduler
+    /// The root component value (it shares every emitter with the bound one).
+    public let root: Root
+    /// Every diagnostic the tree reported, in order.
+    public private(set) var diagnostics: [Diagnostic] = []
+
+    /// Binds `root`; activates it unless `activate` is `false`.
+    public init(_ root: Root, activate: Bool = true) {
+        let scheduler = VirtualScheduler()
+        self.scheduler = scheduler
+        self.root = root
+        self.tree = ComponentTree(root, scheduler: scheduler)
+        tree.diagnostics += { [unowned self] diagnostic in
+            self.diagnostics.append(diagnostic)
+        }
+        if activate { tree.activate() }
+    }
+
+    /// The node at a label path (`"app.auth.logIn"` or `"auth.logIn"`).
+    public func node(_ path: String) -> ComponentNode? {
+        tree.node(at: path)
+    }
+
+    /// Advances virtual time.
+    public func advance(by duration: Duration) {
+        scheduler.advance(by: duration)
+    }
+}

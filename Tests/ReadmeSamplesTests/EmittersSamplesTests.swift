@@ -1,0 +1,2 @@
+import ComposeApp
+import Testing
