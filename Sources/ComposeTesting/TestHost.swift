@@ -18,18 +18,20 @@ public final class TestHost<Root: Component> {
     public let scheduler: VirtualScheduler
     /// The root component value (it shares every emitter with the bound one).
     public let root: Root
-    /// Every diagnostic the tree reported, in order.
-    public private(set) var diagnostics: [Diagnostic] = []
+    /// Every diagnostic the tree reported, binding included, in order.
+    public var diagnostics: [Diagnostic] { collector.diagnostics }
+    private let collector: DiagnosticCollector
 
     /// Binds `root`; activates it unless `activate` is `false`.
     public init(_ root: Root, activate: Bool = true) {
         let scheduler = VirtualScheduler()
         self.scheduler = scheduler
         self.root = root
-        self.tree = ComponentTree(root, scheduler: scheduler)
-        tree.diagnostics += { [unowned self] diagnostic in
-            self.diagnostics.append(diagnostic)
-        }
+        let reported = Emitter<Diagnostic>()
+        let collector = DiagnosticCollector()
+        reported += { collector.diagnostics.append($0) }
+        self.collector = collector
+        self.tree = ComponentTree(root, scheduler: scheduler, diagnostics: reported)
         if activate { tree.activate() }
     }
 
@@ -42,4 +44,9 @@ public final class TestHost<Root: Component> {
     public func advance(by duration: Duration) {
         scheduler.advance(by: duration)
     }
+}
+
+@MainActor
+private final class DiagnosticCollector {
+    var diagnostics: [Diagnostic] = []
 }

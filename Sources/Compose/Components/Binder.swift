@@ -26,11 +26,14 @@ enum Binder {
         } else {
             let layout = ComponentLayout.of(C.self)
             withUnsafeBytes(of: value) { raw in
-                for field in layout.children {
-                    node.children.append(bindChild(field.type, at: field.offset, in: raw, label: field.label, parent: node, tree: tree))
-                }
+                // Claim boxes before binding children: an emitter handed
+                // down to a child stays its ancestor's, so the child
+                // observing it is caught by the ancestor-observation rule.
                 for offset in layout.boxOffsets {
                     ComponentLayout.box(at: offset, in: raw)?.claim(by: node)
+                }
+                for field in layout.children {
+                    node.children.append(bindChild(field.type, at: field.offset, in: raw, label: field.label, parent: node, tree: tree))
                 }
             }
         }

@@ -15,9 +15,10 @@ class BoundObject {
     /// Called when binding finds this box in `node`'s value. Subclasses that
     /// need the node (routers, containers) override it and call `super`.
     func claim(by node: ComponentNode) {
-        if let current = owner, current !== node, !current.isDescendant(of: node) {
-            // Already owned by an unrelated component: the box was shared
-            // between two places; the first owner keeps it.
+        if let current = owner, !current.isDestroyed {
+            // Already claimed: by an ancestor that handed it down to this
+            // component, or by another component it is shared with. The
+            // first (outermost) owner keeps it.
             return
         }
         owner = node

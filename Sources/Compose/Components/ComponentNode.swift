@@ -168,3 +168,15 @@ extension ComponentNode: @MainActor CustomStringConvertible {
         "\(path) (\(componentType))"
     }
 }
+
+extension ComponentNode {
+    /// Deactivates and destroys this subtree, as a container does when it
+    /// drops a component. For tests of cleanup; apps use `LazyComponent`,
+    /// `DynamicComponent` and `InstanceComponent`.
+    @_spi(Testing)
+    public func destroyForTesting() {
+        tree?.deactivate(self)
+        tree?.refreshFocus()
+        destroy()
+    }
+}

@@ -15,7 +15,7 @@ public import Logging
 @MainActor
 public final class ComponentTree {
     /// Every diagnostic about this tree, also logged through ``logger``.
-    public let diagnostics = Emitter<Diagnostic>()
+    public let diagnostics: Emitter<Diagnostic>
     /// The logger diagnostics go to (label `compose` by default).
     public let logger: Logger
     /// The clock of time-based operators and timers in this tree, if any.
@@ -37,13 +37,17 @@ public final class ComponentTree {
     ///     (`AppComponent` is `app`).
     ///   - scheduler: The clock of this tree's time-based operators.
     ///   - logger: Where diagnostics are logged.
+    ///   - diagnostics: The emitter diagnostics are sent on. Pass one you
+    ///     already observe to see those reported while binding.
     public init<Root: Component>(
         _ root: Root,
         label: String? = nil,
         scheduler: (any Scheduler)? = nil,
-        logger: Logger = Logger(label: "compose")
+        logger: Logger = Logger(label: "compose"),
+        diagnostics: Emitter<Diagnostic> = Emitter()
     ) {
         self.logger = logger
+        self.diagnostics = diagnostics
         self.scheduler = scheduler
         rootNode = Binder.bind(root, label: label ?? Self.defaultLabel(for: Root.self), parent: nil, tree: self)
     }
