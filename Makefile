@@ -26,7 +26,7 @@ test: deps
 	$(SWIFT) test --skip-build
 
 run: deps
-	$(SWIFT) run -c release ComposeExample
+	$(SWIFT) run ComposeExample
 
 bench: deps
 	cd Benchmarks && $(SWIFT) run -c release ComposeBenchmarks

@@ -49,6 +49,12 @@ let package = Package(
             dependencies: ["ComposeTesting"],
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "ComposeExample",
+            dependencies: ["Compose"],
+            path: "Examples/Hello",
+            swiftSettings: strictSettings
+        ),
         // The README's samples, compiled against the public API only
         // (plain `import`, never `@testable`).
         .testTarget(
