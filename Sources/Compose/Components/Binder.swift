@@ -36,6 +36,9 @@ enum Binder {
                     node.children.append(bindChild(field.type, at: field.offset, in: raw, label: field.label, parent: node, tree: tree))
                 }
             }
+            for box in node.ownedBoxes where box.owner === node {
+                box.didBindChildren(of: node)
+            }
         }
         ObservationContext.withScope(node) {
             _ = value.observers

@@ -1,12 +1,13 @@
-/// Base class of the framework's reference boxes stored inside components
-/// (emitter storages, routers, containers).
+/// Base class of the framework's reference types stored inside components
+/// (``Router``, emitter storages, containers). It has no public members and
+/// cannot be subclassed outside Compose.
 ///
 /// Binding finds these boxes in a component's stored properties and records
 /// the component's node as their owner. The owner is how a copy of a
 /// component value finds its node again, and whose destruction cancels every
 /// observer of the box.
 @MainActor
-class BoundObject {
+public class BoundObject {
     /// The node of the component that declares this box.
     weak var owner: ComponentNode?
 
@@ -24,6 +25,10 @@ class BoundObject {
         owner = node
         node.ownedBoxes.append(self)
     }
+
+    /// Called after the owner's child components are bound, before its
+    /// `observers` runs (routers resolve their start route here).
+    func didBindChildren(of node: ComponentNode) {}
 
     /// Called when the owner node is destroyed.
     func ownerWillBeDestroyed() {}

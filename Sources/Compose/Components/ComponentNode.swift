@@ -161,6 +161,9 @@ struct LifecycleEmitters {
 protocol NodeBehavior: AnyObject {
     func activeChildren(of node: ComponentNode) -> [ComponentNode]
     func focusedChild(of node: ComponentNode) -> ComponentNode?
+    /// Why `node` cannot be routed to right now (a dynamic component that
+    /// was not created), or `nil` when it can.
+    func routingRefusal(of node: ComponentNode) -> String?
 }
 
 extension ComponentNode: @MainActor CustomStringConvertible {

@@ -78,7 +78,7 @@ public final class ComponentTree {
     /// Makes the tree inactive: `didLeaveFocus` on the focused component,
     /// then `didDisappear`, children before parents (later siblings first).
     public func deactivate() {
-        clearFocus()
+        releaseFocus()
         deactivate(root)
     }
 
@@ -131,7 +131,9 @@ public final class ComponentTree {
         next?.sendLifecycle(\.didEnterFocus)
     }
 
-    private func clearFocus() {
+    /// Sends `didLeaveFocus` to the focused component and clears focus;
+    /// ``refreshFocus()`` finds the new one after a change.
+    func releaseFocus() {
         guard let previous = focusedNode else { return }
         focusedNode = nil
         previous.sendLifecycle(\.didLeaveFocus)

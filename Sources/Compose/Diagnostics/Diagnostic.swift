@@ -19,6 +19,16 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unboundComponent = Code(rawValue: "unboundComponent")
         /// A class was used where a component must be a struct.
         public static let componentIsNotAStruct = Code(rawValue: "componentIsNotAStruct")
+        /// A routing key path does not lead to a stored child component, or
+        /// leads to one that cannot be routed to now.
+        public static let invalidRoute = Code(rawValue: "invalidRoute")
+        /// `push` of a route that is already on the stack.
+        public static let routeAlreadyOnStack = Code(rawValue: "routeAlreadyOnStack")
+        /// `pop` of a stack that has only its root route.
+        public static let emptyStack = Code(rawValue: "emptyStack")
+        /// A router was used before its component was bound, or after it was
+        /// destroyed.
+        public static let routerNotBound = Code(rawValue: "routerNotBound")
         /// A tree was used after it was destroyed.
         public static let treeDestroyed = Code(rawValue: "treeDestroyed")
     }
