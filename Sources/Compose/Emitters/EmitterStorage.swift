@@ -81,6 +81,12 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
 
     var lastValue: Value? { state.pointee.last }
 
+    /// Sets the last value without sending it: a derived emitter starts with
+    /// its upstream's current value, so `++=` on it replays that value.
+    func prime(_ value: Value) {
+        state.pointee.last = value
+    }
+
     var observerCount: Int { state.pointee.count - state.pointee.cancelledCount }
 
     func add(

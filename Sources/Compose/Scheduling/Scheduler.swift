@@ -2,7 +2,7 @@
 ///
 /// The time-based combinators (``EmitterProtocol/debounce(for:scheduler:)``,
 /// ``EmitterProtocol/delay(for:scheduler:)``,
-/// ``EmitterProtocol/throttle(for:scheduler:)``) are written against it.
+/// ``EmitterProtocol/throttle(for:scheduler:latest:)``) are written against it.
 /// ComposeApp implements it on libuv timers; ComposeTesting's
 /// `VirtualScheduler` on virtual time, so tests advance time exactly and
 /// instantly.
