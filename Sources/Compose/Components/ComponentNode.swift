@@ -16,7 +16,8 @@ public final class ComponentNode {
     public let componentType: any Component.Type
     /// The component that stores this one; `nil` for the root.
     public private(set) weak var parent: ComponentNode?
-    /// The child components, in declaration order.
+    /// The child components, in declaration order (for containers, the
+    /// instances that exist now).
     public internal(set) var children: [ComponentNode] = []
     /// The tree this node belongs to.
     public private(set) weak var tree: ComponentTree?
@@ -164,6 +165,18 @@ protocol NodeBehavior: AnyObject {
     /// Why `node` cannot be routed to right now (a dynamic component that
     /// was not created), or `nil` when it can.
     func routingRefusal(of node: ComponentNode) -> String?
+    /// Called after `node` appeared, before its children are activated
+    /// (a lazy component creates its instance here).
+    func nodeDidActivate(_ node: ComponentNode)
+    /// Called after `node` disappeared (a lazy component destroys its
+    /// instance here).
+    func nodeDidDeactivate(_ node: ComponentNode)
+}
+
+extension NodeBehavior {
+    func routingRefusal(of node: ComponentNode) -> String? { nil }
+    func nodeDidActivate(_ node: ComponentNode) {}
+    func nodeDidDeactivate(_ node: ComponentNode) {}
 }
 
 extension ComponentNode: @MainActor CustomStringConvertible {

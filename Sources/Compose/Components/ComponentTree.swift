@@ -94,6 +94,8 @@ public final class ComponentTree {
         guard !node.isActive, !node.isDestroyed else { return }
         node.isActive = true
         node.sendLifecycle(\.didAppear)
+        guard node.isActive else { return }
+        node.behavior?.nodeDidActivate(node)
         for child in node.activeChildren {
             // An observer of didAppear may have deactivated or destroyed us.
             guard node.isActive else { return }
@@ -109,6 +111,7 @@ public final class ComponentTree {
         }
         node.isActive = false
         node.sendLifecycle(\.didDisappear)
+        node.behavior?.nodeDidDeactivate(node)
     }
 
     // MARK: Focus

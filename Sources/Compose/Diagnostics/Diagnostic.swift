@@ -29,6 +29,15 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
         /// A router was used before its component was bound, or after it was
         /// destroyed.
         public static let routerNotBound = Code(rawValue: "routerNotBound")
+        /// A container (`DynamicComponent`, `InstanceComponent`) was used
+        /// outside a bound tree.
+        public static let containerNotBound = Code(rawValue: "containerNotBound")
+        /// `create` on a `DynamicComponent` that already holds a component.
+        public static let alreadyCreated = Code(rawValue: "alreadyCreated")
+        /// A member of a container's component was read while none exists.
+        public static let containerNotCreated = Code(rawValue: "containerNotCreated")
+        /// An `InstanceComponent` id that names no live instance.
+        public static let unknownInstance = Code(rawValue: "unknownInstance")
         /// A tree was used after it was destroyed.
         public static let treeDestroyed = Code(rawValue: "treeDestroyed")
     }

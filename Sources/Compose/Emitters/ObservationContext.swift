@@ -32,6 +32,7 @@ enum ObservationContext {
     }
 
     /// Runs `body` with `scope` in effect (or none, for `nil`).
+    @discardableResult
     static func withScope<R>(_ scope: ComponentNode?, _ body: () throws -> R) rethrows -> R {
         var local: Unmanaged<ComponentNode>? = scope.map { Unmanaged.passUnretained($0) }
         return try withUnsafeMutablePointer(to: &local) { pointer in

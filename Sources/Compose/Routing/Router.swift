@@ -244,6 +244,25 @@ public final class Router: BoundObject {
 
     var stackNodes: [ComponentNode] { entries.map(\.node) }
 
+    /// Takes `child` off the stack wherever it is (a dynamic component being
+    /// destroyed). Sends `didPop` for it and `didChangePath` if the top
+    /// changed. A stack left empty falls back to the start route.
+    func remove(_ child: ComponentNode) {
+        guard let index = entries.firstIndex(where: { $0.node === child }) else { return }
+        let wasTop = index == entries.count - 1
+        var removed: Entry?
+        change {
+            removed = entries.remove(at: index)
+            deactivate(child)
+            if entries.isEmpty, let startEntry = resolve(start, for: "remove"), startEntry.node !== child {
+                entries = [startEntry]
+                activate(startEntry.node)
+            }
+        }
+        didPop.send(removed!.route)
+        if wasTop { didChangePath.send(path) }
+    }
+
     private var routeChoices: String {
         guard let layout, !layout.children.isEmpty else { return "none (the component stores no child component)" }
         return (["\\Self.self"] + layout.children.map { "\\Self.\($0.label)" }).joined(separator: ", ")
@@ -283,6 +302,4 @@ extension Router: NodeBehavior {
         guard let top = entries.last?.node, top !== node else { return nil }
         return top
     }
-
-    func routingRefusal(of node: ComponentNode) -> String? { nil }
 }
