@@ -84,6 +84,17 @@ struct Profile: RouterComponent {
         #expect(host.tree.focusedNode?.path == "profile")
     }
 
+    @Test func tenThousandLazyCyclesLeaveNothingBehind() {
+        let host = TestHost(Profile(log: EventLog(), witness: Witness()))
+        let before = host.tree.statistics
+        for _ in 0..<10_000 {
+            host.root.router.push(\Profile.editor)
+            host.root.router.pop()
+        }
+        #expect(host.tree.statistics == before)
+        #expect(before.nodes == 2)
+    }
+
     @Test func aLazyComponentIsRecreatedWithFreshObservers() {
         let log = EventLog()
         let host = TestHost(Profile(log: log, witness: Witness()))
@@ -192,11 +203,13 @@ struct Settings: RouterComponent {
 
     @Test func tenThousandCreateDestroyCyclesLeaveNothingBehind() {
         let host = TestHost(Settings(log: EventLog()))
+        let before = host.tree.statistics
         let nodes = host.tree.liveNodeCount
         for _ in 0..<10_000 {
             host.root.open.send(Witness())
             host.root.edit.didSave.send()
         }
+        #expect(host.tree.statistics == before)
         #expect(host.tree.liveNodeCount == nodes)
         #expect(host.root.edit.didCreate.observerCount == 1)
         #expect(host.tree.root.scopeObserverCount == 3)
@@ -274,11 +287,13 @@ struct Server: Component {
 
     @Test func tenThousandAddRemoveCyclesLeaveNothingBehind() throws {
         let host = TestHost(Server(log: EventLog()))
+        let before = host.tree.statistics
         let nodes = host.tree.liveNodeCount
         for _ in 0..<10_000 {
             let id = try #require(host.root.sessions.add { Session() })
             host.root.sessions.remove(id)
         }
+        #expect(host.tree.statistics == before)
         #expect(host.tree.liveNodeCount == nodes)
         #expect(host.root.sessions.count == 0)
         #expect(host.root.sessions.said.observerCount == 1)

@@ -190,6 +190,7 @@ import Testing
         let host = TestHost(AppFlow())
         host.root.router.replace(\AppFlow.home)
         let home = host.root.home.router
+        let before = host.tree.statistics
         let nodes = host.tree.liveNodeCount
         let feedObservers = host.root.home.feed.post.open.observerCount
         for _ in 0..<10_000 {
@@ -198,6 +199,7 @@ import Testing
             host.root.router.replace(\AppFlow.auth)
             host.root.router.replace(\AppFlow.home)
         }
+        #expect(host.tree.statistics == before)
         #expect(host.tree.liveNodeCount == nodes)
         #expect(host.root.home.feed.post.open.observerCount == feedObservers)
         #expect(home.didPush.observerCount == 0)
