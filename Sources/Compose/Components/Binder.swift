@@ -32,6 +32,11 @@ enum Binder {
                 for offset in layout.boxOffsets {
                     ComponentLayout.box(at: offset, in: raw)?.claim(by: node)
                 }
+                for offset in layout.attachmentOffsets {
+                    if let attachment = ComponentLayout.attachment(at: offset, in: raw) {
+                        node.attachments.append(attachment)
+                    }
+                }
                 for field in layout.children {
                     node.children.append(bindChild(field.type, at: field.offset, in: raw, label: field.label, parent: node, tree: tree))
                 }
@@ -42,6 +47,10 @@ enum Binder {
         }
         ObservationContext.withScope(node) {
             _ = value.observers
+        }
+        if !node.attachments.isEmpty {
+            let path = node.path
+            for attachment in node.attachments { attachment.componentDidBind(path: path) }
         }
         return node
     }
@@ -72,6 +81,8 @@ struct ComponentLayout {
     /// Byte offsets of the framework boxes (``BoundObject`` references)
     /// stored in the value, outside child components.
     var boxOffsets: [Int] = []
+    /// Byte offsets of stored ``ComponentAttachment`` references.
+    var attachmentOffsets: [Int] = []
 
     @MainActor private static var cache: [ObjectIdentifier: ComponentLayout] = [:]
 
@@ -82,6 +93,8 @@ struct ComponentLayout {
         _ = _forEachField(of: type, options: []) { name, offset, fieldType, _ in
             if let component = fieldType as? any Component.Type {
                 layout.children.append(Child(label: String(cString: name), offset: offset, type: component))
+            } else if fieldType is any ComponentAttachment.Type {
+                layout.attachmentOffsets.append(offset)
             } else {
                 layout.boxOffsets += boxOffsets(in: fieldType, at: offset)
             }
@@ -103,6 +116,13 @@ struct ComponentLayout {
             return true
         }
         return offsets
+    }
+
+    /// The attachment stored at `offset` (a class reference field whose type
+    /// conforms to ``ComponentAttachment``).
+    @MainActor static func attachment(at offset: Int, in raw: UnsafeRawBufferPointer) -> (any ComponentAttachment)? {
+        guard let pointer = raw.load(fromByteOffset: offset, as: UnsafeRawPointer?.self) else { return nil }
+        return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? any ComponentAttachment
     }
 
     /// The box stored at `offset`, read without retaining it.

@@ -30,6 +30,8 @@ public final class ComponentNode {
     let value: any Component
     /// Reference boxes declared by this component (emitter storages, ...).
     var ownedBoxes: [BoundObject] = []
+    /// Runtime resources that follow this component's lifecycle.
+    var attachments: [any ComponentAttachment] = []
     /// Routing and containers plug in here: which children are active and
     /// which one carries focus. `nil` means "all children, no focus".
     var behavior: (any NodeBehavior)?
@@ -140,6 +142,9 @@ public final class ComponentNode {
     }
 
     private func tearDown() {
+        let attached = attachments
+        attachments = []
+        for attachment in attached { attachment.componentWillBeDestroyed() }
         cancelSubscriptions()
         let boxes = ownedBoxes
         for box in boxes where box.owner === self {

@@ -95,6 +95,7 @@ public final class ComponentTree {
         node.isActive = true
         node.sendLifecycle(\.didAppear)
         guard node.isActive else { return }
+        for attachment in node.attachments { attachment.componentDidAppear() }
         node.behavior?.nodeDidActivate(node)
         for child in node.activeChildren {
             // An observer of didAppear may have deactivated or destroyed us.
@@ -111,6 +112,7 @@ public final class ComponentTree {
         }
         node.isActive = false
         node.sendLifecycle(\.didDisappear)
+        for attachment in node.attachments { attachment.componentDidDisappear() }
         node.behavior?.nodeDidDeactivate(node)
     }
 
