@@ -31,7 +31,7 @@ let package = Package(
         ),
         .target(
             name: "ComposeApp",
-            dependencies: ["Compose", "CLibUV"],
+            dependencies: ["Compose", "CLibUV", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -53,6 +53,13 @@ let package = Package(
             name: "ComposeExample",
             dependencies: ["Compose"],
             path: "Examples/Hello",
+            swiftSettings: strictSettings
+        ),
+        // The app ComposeAppTests start as a real process.
+        .executableTarget(
+            name: "ComposeFixture",
+            dependencies: ["ComposeApp"],
+            path: "Tests/Fixtures/AppFixture",
             swiftSettings: strictSettings
         ),
         // The README's samples, compiled against the public API only

@@ -1,4 +1,36 @@
 #ifndef COMPOSE_CLIBUV_SHIM_H
 #define COMPOSE_CLIBUV_SHIM_H
+
 #include <uv.h>
+#include <stdint.h>
+#include <unistd.h>
+#include <errno.h>
+
+/* libdispatch's hooks for driving the main queue from a foreign run loop
+   (how Foundation's RunLoop integrates it on Linux). Exported by
+   libdispatch.so, declared in its private headers only. */
+extern int _dispatch_get_main_queue_handle_4CF(void);
+extern void _dispatch_main_queue_callback_4CF(void *msg);
+
+/* The file descriptor that becomes readable when the main queue has work. */
+static inline int compose_uv_main_queue_fd(void) {
+    return _dispatch_get_main_queue_handle_4CF();
+}
+
+/* Clears the main queue's eventfd (non-blocking), then drains the queue. */
+static inline void compose_uv_drain_main_queue(int fd) {
+    uint64_t value;
+    ssize_t ignored = read(fd, &value, sizeof value);
+    (void)ignored;
+    _dispatch_main_queue_callback_4CF(NULL);
+}
+
+static inline uv_handle_t *compose_uv_handle(void *handle) {
+    return (uv_handle_t *)handle;
+}
+
+static inline uv_stream_t *compose_uv_stream(void *handle) {
+    return (uv_stream_t *)handle;
+}
+
 #endif

@@ -11,7 +11,7 @@ final class RecordingAttachment: ComponentAttachment {
         self.name = name
         self.log = log
     }
-    func componentDidBind(path: String) { log.record("\(name) bound at \(path)") }
+    func componentDidBind(_ node: ComponentNode) { log.record("\(name) bound at \(node.path)") }
     func componentDidAppear() { log.record("\(name) appear") }
     func componentDidDisappear() { log.record("\(name) disappear") }
     func componentWillBeDestroyed() { log.record("\(name) destroyed") }

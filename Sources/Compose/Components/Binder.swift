@@ -48,10 +48,7 @@ enum Binder {
         ObservationContext.withScope(node) {
             _ = value.observers
         }
-        if !node.attachments.isEmpty {
-            let path = node.path
-            for attachment in node.attachments { attachment.componentDidBind(path: path) }
-        }
+        for attachment in node.attachments { attachment.componentDidBind(node) }
         return node
     }
 

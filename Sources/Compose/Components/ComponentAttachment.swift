@@ -20,8 +20,10 @@
 /// `didDisappear` (children before parents).
 @MainActor
 public protocol ComponentAttachment: AnyObject {
-    /// The component was bound; `path` names it (`app.server.listener`).
-    func componentDidBind(path: String)
+    /// The component was bound as `node` (its `path` names it, e.g.
+    /// `app.server.listener`). Emitters the attachment offers should be
+    /// adopted by the node here (``Emitter/adopt(by:)``).
+    func componentDidBind(_ node: ComponentNode)
     /// The component became part of the active tree.
     func componentDidAppear()
     /// The component left the active tree.
@@ -31,7 +33,7 @@ public protocol ComponentAttachment: AnyObject {
 }
 
 extension ComponentAttachment {
-    public func componentDidBind(path: String) {}
+    public func componentDidBind(_ node: ComponentNode) {}
     public func componentDidAppear() {}
     public func componentDidDisappear() {}
     public func componentWillBeDestroyed() {}

@@ -13,6 +13,8 @@ public struct RouteError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The route goes through a lazy component that cannot be created
         /// because its parent is not active.
         public static let inactive = Code(rawValue: "inactive")
+        /// There is no tree to route yet.
+        public static let notBound = Code(rawValue: "notBound")
     }
 
     /// What went wrong.
@@ -23,6 +25,13 @@ public struct RouteError: Error, Sendable, Hashable, CustomStringConvertible {
     public let choices: [String]
     /// A sentence naming the segment, where it failed, and the choices.
     public let message: String
+
+    public init(code: Code, segment: String, choices: [String], message: String) {
+        self.code = code
+        self.segment = segment
+        self.choices = choices
+        self.message = message
+    }
 
     public var description: String { message }
 }

@@ -1,0 +1,16 @@
+extension Emitter {
+    /// Makes `node` the owner of this emitter, as if the component had
+    /// declared it: the ancestor-observation rule applies to it, and
+    /// destroying the component cancels every observer of it. For
+    /// ``ComponentAttachment`` types that offer emitters (timers, sockets).
+    /// An emitter keeps its first owner.
+    public func adopt(by node: ComponentNode) {
+        storage.claim(by: node)
+    }
+
+    /// Cancels every observer of this emitter (for example when the resource
+    /// behind it is closed for good).
+    public func removeAllObservers() {
+        storage.cancelAll()
+    }
+}

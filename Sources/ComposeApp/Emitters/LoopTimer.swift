@@ -1,0 +1,117 @@
+import Compose
+import Logging
+
+/// A timer on the event loop: repeating (`every:`) or one-shot (`after:`).
+/// It is an emitter: observe it with `+=`.
+///
+/// Stored in a component, it starts when the component appears, stops when
+/// it disappears, and closes its handle when the component is destroyed:
+///
+/// ```swift
+/// struct Heartbeat: Component {
+///     let tick = LoopTimer(every: .seconds(1))
+///     var observers: Void {
+///         tick += { print("still here") }
+///     }
+/// }
+/// ```
+///
+/// Outside a component, call ``start()`` and ``close()`` yourself. A timer
+/// made with `keepsLoopAlive: false` does not keep the app running on its
+/// own (libuv's unref), which suits housekeeping. libuv timers have
+/// millisecond resolution.
+@MainActor
+public final class LoopTimer: EmitterProtocol, ComponentAttachment {
+    /// Sent each time the timer fires.
+    public let emitter = SignalEmitter()
+    /// The interval of a repeating timer, or the delay of a one-shot one.
+    public let interval: Duration
+    /// Whether the timer fires again after each interval.
+    public let repeats: Bool
+    /// Whether the timer keeps the loop running while it is started.
+    public let keepsLoopAlive: Bool
+    private let startsWithComponent: Bool
+    private var handle: TimerHandle?
+    private var isClosed = false
+
+    /// A timer that fires every `interval`, first after one interval.
+    ///
+    /// - Parameters:
+    ///   - interval: Time between firings.
+    ///   - keepsLoopAlive: `false` for a timer that should not keep the app
+    ///     running by itself.
+    ///   - startsWithComponent: `false` to start it yourself even inside a
+    ///     component (it still stops when the component disappears).
+    public init(every interval: Duration, keepsLoopAlive: Bool = true, startsWithComponent: Bool = true) {
+        self.interval = interval
+        self.repeats = true
+        self.keepsLoopAlive = keepsLoopAlive
+        self.startsWithComponent = startsWithComponent
+    }
+
+    /// A timer that fires once, `delay` after it starts.
+    public init(after delay: Duration, keepsLoopAlive: Bool = true, startsWithComponent: Bool = true) {
+        self.interval = delay
+        self.repeats = false
+        self.keepsLoopAlive = keepsLoopAlive
+        self.startsWithComponent = startsWithComponent
+    }
+
+    isolated deinit {
+        handle?.close()
+    }
+
+    /// Whether the timer is counting down.
+    public private(set) var isRunning = false
+
+    /// Starts (or restarts) the countdown. Does nothing once closed.
+    public func start() {
+        guard !isClosed else { return }
+        if handle == nil {
+            do {
+                handle = try TimerHandle(loop: .main)
+            } catch {
+                Diagnostics.logger.error("LoopTimer could not start: \(error)")
+                return
+            }
+        }
+        guard let handle else { return }
+        handle.keepsLoopAlive = keepsLoopAlive
+        isRunning = true
+        let emitter = emitter
+        handle.start(after: interval, repeat: repeats ? interval : .zero) { [weak self] in
+            if self?.repeats == false { self?.isRunning = false }
+            emitter.send()
+        }
+    }
+
+    /// Stops the countdown; ``start()`` starts it again from zero.
+    public func stop() {
+        handle?.stop()
+        isRunning = false
+    }
+
+    /// Stops the timer for good and closes its handle. Idempotent.
+    public func close() {
+        isClosed = true
+        isRunning = false
+        handle?.close()
+        handle = nil
+    }
+
+    public func componentDidBind(_ node: ComponentNode) {
+        emitter.adopt(by: node)
+    }
+
+    public func componentDidAppear() {
+        if startsWithComponent { start() }
+    }
+
+    public func componentDidDisappear() {
+        stop()
+    }
+
+    public func componentWillBeDestroyed() {
+        close()
+    }
+}

@@ -1,0 +1,107 @@
+import Compose
+import Logging
+
+/// A process signal as an emitter: observe it with `+=`.
+///
+/// Stored in a component, it listens while the component is active:
+///
+/// ```swift
+/// struct Daemon: Component {
+///     let reload = ProcessSignal(.hangup)
+///     var observers: Void {
+///         reload += { rereadConfiguration() }
+///     }
+/// }
+/// ```
+///
+/// `SIGINT` and `SIGTERM` also start the app's graceful shutdown (see
+/// `StartupConfiguration`); observing them here adds to that, it does not
+/// replace it. `SIGHUP` never shuts the app down. A listening signal does not
+/// keep the loop running by itself.
+@MainActor
+public final class ProcessSignal: EmitterProtocol, ComponentAttachment {
+    /// A signal number with a name.
+    public struct Name: Hashable, Sendable, CustomStringConvertible {
+        /// The signal number (`SIGHUP` is 1 on Linux).
+        public let rawValue: Int32
+        public let description: String
+
+        public init(rawValue: Int32, name: String) {
+            self.rawValue = rawValue
+            self.description = name
+        }
+
+        /// `SIGHUP`: by convention, "reload your configuration".
+        public static let hangup = Name(rawValue: 1, name: "SIGHUP")
+        /// `SIGINT`: Ctrl-C.
+        public static let interrupt = Name(rawValue: 2, name: "SIGINT")
+        /// `SIGQUIT`.
+        public static let quit = Name(rawValue: 3, name: "SIGQUIT")
+        /// `SIGUSR1`.
+        public static let user1 = Name(rawValue: 10, name: "SIGUSR1")
+        /// `SIGUSR2`.
+        public static let user2 = Name(rawValue: 12, name: "SIGUSR2")
+        /// `SIGTERM`: the polite request to stop.
+        public static let terminate = Name(rawValue: 15, name: "SIGTERM")
+        /// `SIGWINCH`: the terminal was resized.
+        public static let windowChange = Name(rawValue: 28, name: "SIGWINCH")
+    }
+
+    /// Sent each time the signal arrives.
+    public let emitter = Emitter<Name>()
+    /// The signal listened for.
+    public let name: Name
+    private var handle: SignalHandle?
+    private let startsWithComponent: Bool
+
+    /// Listens for `name` while its component is active (or, outside a
+    /// component, after ``start()``).
+    public init(_ name: Name, startsWithComponent: Bool = true) {
+        self.name = name
+        self.startsWithComponent = startsWithComponent
+    }
+
+    isolated deinit {
+        handle?.close()
+    }
+
+    /// Whether the signal is being listened for.
+    public var isListening: Bool { handle != nil }
+
+    /// Starts listening. Failures are logged.
+    public func start() {
+        guard handle == nil else { return }
+        do {
+            let signal = try SignalHandle(loop: .main)
+            let emitter = emitter
+            let name = name
+            try signal.start(name.rawValue) { _ in emitter.send(name) }
+            signal.keepsLoopAlive = false
+            handle = signal
+        } catch {
+            Diagnostics.logger.error("ProcessSignal(\(name)) could not listen: \(error)")
+        }
+    }
+
+    /// Stops listening and closes the handle.
+    public func stop() {
+        handle?.close()
+        handle = nil
+    }
+
+    public func componentDidBind(_ node: ComponentNode) {
+        emitter.adopt(by: node)
+    }
+
+    public func componentDidAppear() {
+        if startsWithComponent { start() }
+    }
+
+    public func componentDidDisappear() {
+        stop()
+    }
+
+    public func componentWillBeDestroyed() {
+        stop()
+    }
+}

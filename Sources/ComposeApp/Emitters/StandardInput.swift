@@ -1,0 +1,129 @@
+import Compose
+import Logging
+internal import CLibUV
+
+/// Standard input as lines: an emitter of each line (without its newline)
+/// and a signal at end of input.
+///
+/// ```swift
+/// struct Shell: Component {
+///     let input = StandardInput()
+///     var observers: Void {
+///         input += { line in print("you said", line) }
+///         input.didEnd += { Application.shutdown() }
+///     }
+/// }
+/// ```
+///
+/// Stored in a component it reads while the component is active. Works with
+/// a terminal, a pipe or a redirected file. A final line without a newline
+/// is still sent, before ``didEnd``. Reading keeps the app running until end
+/// of input.
+@MainActor
+public final class StandardInput: EmitterProtocol, ComponentAttachment {
+    /// Each line read, without `\n` (and without a `\r` before it).
+    public let emitter = Emitter<String>()
+    /// Sent once at end of input.
+    public let didEnd = SignalEmitter()
+    /// Sent when reading fails.
+    public let errors = Emitter<LoopError>()
+
+    private let fd: Int32
+    private var stream: StreamHandle?
+    private var file: FileReader?
+    private var pending: [UInt8] = []
+    private let startsWithComponent: Bool
+    /// Whether end of input was reached.
+    public private(set) var isAtEnd = false
+
+    /// Reads file descriptor 0 (or `fd`).
+    public init(fileDescriptor fd: Int32 = 0, startsWithComponent: Bool = true) {
+        self.fd = fd
+        self.startsWithComponent = startsWithComponent
+    }
+
+    isolated deinit {
+        stream?.close()
+        file?.close()
+    }
+
+    /// Starts reading. Failures are sent on ``errors`` and logged.
+    public func start() {
+        guard stream == nil, file == nil, !isAtEnd else { return }
+        let onRead: @MainActor (UnsafeRawBufferPointer?) -> Void = { [weak self] bytes in
+            self?.received(bytes)
+        }
+        let onError: @MainActor (LoopError) -> Void = { [weak self] error in
+            self?.failed(error)
+        }
+        if uv_guess_handle(fd) == UV_FILE {
+            let reader = FileReader(fd: fd)
+            file = reader
+            reader.startReading(onRead, onError: onError)
+            return
+        }
+        do {
+            let handle = try StreamHandle(loop: .main, fd: fd)
+            stream = handle
+            try handle.startReading(onRead, onError: onError)
+        } catch {
+            failed(error)
+        }
+    }
+
+    /// Stops reading and closes the handle.
+    public func stop() {
+        stream?.close()
+        stream = nil
+        file?.close()
+        file = nil
+    }
+
+    private func received(_ bytes: UnsafeRawBufferPointer?) {
+        guard let bytes else {
+            if !pending.isEmpty { sendLine(pending[...]) }
+            pending = []
+            isAtEnd = true
+            stop()
+            didEnd.send()
+            return
+        }
+        pending.append(contentsOf: bytes)
+        var start = pending.startIndex
+        while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            sendLine(pending[start..<newline])
+            start = newline + 1
+        }
+        pending.removeSubrange(pending.startIndex..<start)
+    }
+
+    private func sendLine(_ bytes: ArraySlice<UInt8>) {
+        var line = bytes
+        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+        emitter.send(String(decoding: line, as: UTF8.self))
+    }
+
+    private func failed(_ error: LoopError) {
+        Diagnostics.logger.error("StandardInput: \(error)")
+        stop()
+        errors.send(error)
+    }
+
+    public func componentDidBind(_ node: ComponentNode) {
+        emitter.adopt(by: node)
+        didEnd.adopt(by: node)
+        errors.adopt(by: node)
+    }
+
+    public func componentDidAppear() {
+        if startsWithComponent { start() }
+    }
+
+    public func componentDidDisappear() {
+        stop()
+    }
+
+    public func componentWillBeDestroyed() {
+        stop()
+    }
+}

@@ -1,0 +1,77 @@
+internal import CLibUV
+
+/// Reads a regular file descriptor chunk by chunk with `uv_fs_read` (libuv
+/// cannot poll regular files). One request at a time; the request retains
+/// this reader until its callback, which libuv always calls.
+@MainActor
+final class FileReader {
+    private let fd: Int32
+    private var onRead: (@MainActor (UnsafeRawBufferPointer?) -> Void)?
+    private var onError: (@MainActor (LoopError) -> Void)?
+    fileprivate let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    private var request: UnsafeMutablePointer<uv_fs_t>?
+    private var isClosed = false
+
+    init(fd: Int32) {
+        self.fd = fd
+    }
+
+    isolated deinit {
+        buffer.deallocate()
+    }
+
+    func startReading(
+        _ onRead: @escaping @MainActor (UnsafeRawBufferPointer?) -> Void,
+        onError: @escaping @MainActor (LoopError) -> Void
+    ) {
+        self.onRead = onRead
+        self.onError = onError
+        readNext()
+    }
+
+    func close() {
+        isClosed = true
+        onRead = nil
+        onError = nil
+        if let request { uv_cancel(UnsafeMutableRawPointer(request).assumingMemoryBound(to: uv_req_t.self)) }
+    }
+
+    private func readNext() {
+        guard !isClosed, request == nil else { return }
+        let request = UnsafeMutablePointer<uv_fs_t>.allocate(capacity: 1)
+        request.pointee.data = Unmanaged.passRetained(self).toOpaque()
+        var chunk = uv_buf_init(buffer.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(buffer.count))
+        self.request = request
+        let result = uv_fs_read(EventLoop.main.uv, request, uv_file(fd), &chunk, 1, -1, fileReaderDidRead)
+        if result < 0 {
+            self.request = nil
+            Unmanaged<FileReader>.fromOpaque(request.pointee.data).release()
+            request.deallocate()
+            onError?(LoopError("uv_fs_read", code: result))
+        }
+    }
+
+    fileprivate func didRead(_ result: Int) {
+        request = nil
+        guard !isClosed else { return }
+        if result > 0 {
+            onRead?(UnsafeRawBufferPointer(rebasing: buffer[0..<result]))
+            readNext()
+        } else if result == 0 {
+            onRead?(nil)
+        } else {
+            onError?(LoopError("uv_fs_read", code: Int32(result)))
+        }
+    }
+}
+
+private func fileReaderDidRead(_ request: UnsafeMutablePointer<uv_fs_t>?) {
+    guard let request, let data = request.pointee.data else { return }
+    let result = request.pointee.result
+    uv_fs_req_cleanup(request)
+    let reader = Unmanaged<FileReader>.fromOpaque(data)
+    request.deallocate()
+    MainActor.assumeIsolated {
+        reader.takeRetainedValue().didRead(result)
+    }
+}

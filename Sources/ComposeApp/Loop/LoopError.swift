@@ -1,0 +1,38 @@
+private import CLibUV
+
+/// A libuv call that failed, named with libuv's error name and message.
+///
+/// ```
+/// uv_tcp_bind failed: EADDRINUSE (address already in use) for 127.0.0.1:7070
+/// ```
+public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The libuv function that failed, e.g. `uv_tcp_bind`.
+    public let operation: String
+    /// libuv's (negative) error code.
+    public let code: Int32
+    /// libuv's error name, e.g. `EADDRINUSE`.
+    public let name: String
+    /// libuv's description, e.g. `address already in use`.
+    public let message: String
+    /// What the call was about (an address, a path), if anything.
+    public let context: String?
+
+    init(_ operation: String, code: Int32, context: String? = nil) {
+        self.operation = operation
+        self.code = code
+        self.name = String(cString: uv_err_name(code))
+        self.message = String(cString: uv_strerror(code))
+        self.context = context
+    }
+
+    public var description: String {
+        let base = "\(operation) failed: \(name) (\(message))"
+        guard let context else { return base }
+        return base + " for " + context
+    }
+
+    /// Throws a ``LoopError`` when `result` is a libuv error code.
+    static func check(_ result: Int32, _ operation: String, context: String? = nil) throws(LoopError) {
+        if result < 0 { throw LoopError(operation, code: result, context: context) }
+    }
+}

@@ -1,0 +1,38 @@
+internal import CLibUV
+
+/// A `uv_signal_t`.
+@MainActor
+final class SignalHandle: LoopHandle {
+    private var callback: (@MainActor (Int32) -> Void)?
+
+    init(loop: EventLoop) throws(LoopError) {
+        try super.init(size: MemoryLayout<uv_signal_t>.size, operation: "uv_signal_init") { raw in
+            uv_signal_init(loop.uv, raw.assumingMemoryBound(to: uv_signal_t.self))
+        }
+    }
+
+    func start(_ signal: Int32, _ callback: @escaping @MainActor (Int32) -> Void) throws(LoopError) {
+        guard !isClosing else { return }
+        self.callback = callback
+        try LoopError.check(uv_signal_start(raw.assumingMemoryBound(to: uv_signal_t.self), signalHandleFired, signal), "uv_signal_start", context: "signal \(signal)")
+    }
+
+    func stop() {
+        guard !isClosing else { return }
+        uv_signal_stop(raw.assumingMemoryBound(to: uv_signal_t.self))
+    }
+
+    override func releaseCallbacks() {
+        callback = nil
+    }
+
+    fileprivate func fire(_ signal: Int32) {
+        callback?(signal)
+    }
+}
+
+private func signalHandleFired(_ handle: UnsafeMutablePointer<uv_signal_t>?, _ signal: Int32) {
+    LoopHandle.dispatch(compose_uv_handle(handle), as: SignalHandle.self) { owner in
+        owner.fire(signal)
+    }
+}

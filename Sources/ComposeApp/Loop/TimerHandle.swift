@@ -1,0 +1,51 @@
+internal import CLibUV
+
+/// A `uv_timer_t`.
+@MainActor
+final class TimerHandle: LoopHandle {
+    private var callback: (@MainActor () -> Void)?
+
+    init(loop: EventLoop) throws(LoopError) {
+        try super.init(size: MemoryLayout<uv_timer_t>.size, operation: "uv_timer_init") { raw in
+            uv_timer_init(loop.uv, raw.assumingMemoryBound(to: uv_timer_t.self))
+        }
+    }
+
+    private var timer: UnsafeMutablePointer<uv_timer_t> {
+        raw.assumingMemoryBound(to: uv_timer_t.self)
+    }
+
+    /// Calls `callback` after `timeout`, then every `repeat` if it is not
+    /// zero. Durations are rounded up to libuv's millisecond resolution.
+    func start(after timeout: Duration, repeat interval: Duration = .zero, _ callback: @escaping @MainActor () -> Void) {
+        guard !isClosing else { return }
+        self.callback = callback
+        uv_timer_start(timer, timerHandleFired, Self.milliseconds(timeout), Self.milliseconds(interval))
+    }
+
+    func stop() {
+        guard !isClosing else { return }
+        uv_timer_stop(timer)
+    }
+
+    override func releaseCallbacks() {
+        callback = nil
+    }
+
+    fileprivate func fire() {
+        callback?()
+    }
+
+    static func milliseconds(_ duration: Duration) -> UInt64 {
+        guard duration > .zero else { return 0 }
+        let (seconds, attoseconds) = duration.components
+        let millis = UInt64(seconds) * 1_000 + UInt64((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        return millis
+    }
+}
+
+private func timerHandleFired(_ timer: UnsafeMutablePointer<uv_timer_t>?) {
+    LoopHandle.dispatch(compose_uv_handle(timer), as: TimerHandle.self) { owner in
+        owner.fire()
+    }
+}

@@ -1,0 +1,53 @@
+import Compose
+
+/// The root component of an app: `@main` on it runs the app on the event
+/// loop.
+///
+/// ```swift
+/// @main
+/// struct AppComponent: RouterComponent {
+///     let auth = AuthComponent()
+///     let home = HomeComponent()
+///     let router = Router(start: \Self.auth)
+/// }
+///
+/// extension AppComponent: StartupComponent {
+///     func willBindRootComponent() {
+///         // Set up logging and integrations.
+///     }
+///
+///     func didBindRootComponent() {
+///         // The tree is bound: every observer is registered.
+///     }
+/// }
+/// ```
+///
+/// `main()` creates the component with `init()`, calls
+/// ``willBindRootComponent()``, binds the tree, calls
+/// ``didBindRootComponent()``, activates the root (`didAppear`, parents
+/// first, start routes included) and runs the loop until nothing keeps it
+/// running or the app shuts down (``Application/shutdown(status:)``,
+/// `SIGINT`, `SIGTERM`). Shutdown deactivates the tree (children first),
+/// destroys it, lets handles close, and exits.
+@MainActor
+public protocol StartupComponent: Component {
+    /// Creates the root component.
+    init()
+    /// Called before the tree is bound.
+    func willBindRootComponent()
+    /// Called after the tree is bound, before it is activated.
+    func didBindRootComponent()
+    /// How the app starts and stops.
+    static var configuration: StartupConfiguration { get }
+}
+
+extension StartupComponent {
+    public func willBindRootComponent() {}
+    public func didBindRootComponent() {}
+    public static var configuration: StartupConfiguration { StartupConfiguration() }
+
+    /// Runs the app; `@main` calls it. Never returns.
+    public static func main() {
+        Runtime.shared.run(Self.self)
+    }
+}

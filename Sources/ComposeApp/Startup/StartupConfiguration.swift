@@ -1,0 +1,29 @@
+/// How a ``StartupComponent`` app starts and stops.
+///
+/// ```swift
+/// extension AppComponent: StartupComponent {
+///     static var configuration: StartupConfiguration {
+///         StartupConfiguration(shutdownDeadline: .seconds(5))
+///     }
+/// }
+/// ```
+public struct StartupConfiguration: Sendable {
+    /// Signals that start a graceful shutdown. A second one during shutdown
+    /// exits at once with status 128 + the signal number.
+    public var shutdownSignals: [ProcessSignal.Name]
+    /// How long a graceful shutdown may take. Past it, the handles still open
+    /// are closed by force and the app exits with ``forcedExitStatus``.
+    public var shutdownDeadline: Duration
+    /// The exit status when the deadline forced the shutdown.
+    public var forcedExitStatus: Int32
+
+    public init(
+        shutdownSignals: [ProcessSignal.Name] = [.interrupt, .terminate],
+        shutdownDeadline: Duration = .seconds(10),
+        forcedExitStatus: Int32 = 3
+    ) {
+        self.shutdownSignals = shutdownSignals
+        self.shutdownDeadline = shutdownDeadline
+        self.forcedExitStatus = forcedExitStatus
+    }
+}
