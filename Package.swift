@@ -51,8 +51,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "ComposeExample",
-            dependencies: ["Compose"],
+            dependencies: ["ComposeApp"],
             path: "Examples/Hello",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "ReadmeStartup",
+            dependencies: ["ComposeApp"],
+            path: "Examples/ReadmeStartup",
             swiftSettings: strictSettings
         ),
         // The app ComposeAppTests start as a real process.

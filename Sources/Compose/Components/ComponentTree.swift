@@ -171,6 +171,14 @@ public final class ComponentTree {
         return result
     }
 
+    /// Runs `body` with the root's observation scope in effect, as if it ran
+    /// in the root's `observers`: observers registered meanwhile belong to
+    /// the root, and child components are found from it. For runtimes that
+    /// call user code around binding (`didBindRootComponent`).
+    package func withRootScope<R>(_ body: () throws -> R) rethrows -> R {
+        try ObservationContext.withScope(root, body)
+    }
+
     // MARK: Bookkeeping
 
     func nodeBound(_ node: ComponentNode) {

@@ -39,7 +39,7 @@ final class Runtime {
         app.willBindRootComponent()
         let tree = ComponentTree(app, scheduler: LoopScheduler.main, logger: logger)
         self.tree = tree
-        app.didBindRootComponent()
+        tree.withRootScope { app.didBindRootComponent() }
         tree.activate()
         phase = .running
         if let status = pendingStatus {
