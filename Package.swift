@@ -68,6 +68,12 @@ let package = Package(
             path: "Tests/Fixtures/AppFixture",
             swiftSettings: strictSettings
         ),
+        .testTarget(
+            name: "ComposeAppTests",
+            dependencies: ["ComposeApp", "ComposeFixture"],
+            path: "Tests/ComposeAppTests",
+            swiftSettings: strictSettings
+        ),
         // The README's samples, compiled against the public API only
         // (plain `import`, never `@testable`).
         .testTarget(

@@ -52,6 +52,16 @@ public final class ComponentNode {
         if !isDestroyed { tearDown() }
     }
 
+    /// The bound component value (a copy sharing every emitter with the
+    /// tree's), if it is a `T`.
+    ///
+    /// ```swift
+    /// let server = tree.root.value(as: ServerComponent.self)
+    /// ```
+    public func value<T: Component>(as type: T.Type) -> T? {
+        value as? T
+    }
+
     /// The label path from the root, e.g. `app.auth.logIn`.
     public var path: String {
         guard let parent else { return label }

@@ -73,6 +73,12 @@ public struct InstanceComponent<Content: Component>: Component {
     public subscript<Value>(dynamicMember keyPath: KeyPath<Content, Emitter<Value>>) -> Emitter<(id: InstanceID, value: Value)> {
         box.forward(keyPath)
     }
+
+    /// An emitter reached through any key path of every instance
+    /// (`\.connection.didClose`), forwarded with the instance's id.
+    public func forward<Value>(_ keyPath: KeyPath<Content, Emitter<Value>>) -> Emitter<(id: InstanceID, value: Value)> {
+        box.forward(keyPath)
+    }
 }
 
 extension InstanceComponent: @MainActor Sequence {

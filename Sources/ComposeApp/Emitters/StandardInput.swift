@@ -31,7 +31,7 @@ public final class StandardInput: EmitterProtocol, ComponentAttachment {
     private let fd: Int32
     private var stream: StreamHandle?
     private var file: FileReader?
-    private var pending: [UInt8] = []
+    private var lines = LineBuffer()
     private let startsWithComponent: Bool
     /// Whether end of input was reached.
     public private(set) var isAtEnd = false
@@ -81,26 +81,13 @@ public final class StandardInput: EmitterProtocol, ComponentAttachment {
 
     private func received(_ bytes: UnsafeRawBufferPointer?) {
         guard let bytes else {
-            if !pending.isEmpty { sendLine(pending[...]) }
-            pending = []
+            if let last = lines.finish() { emitter.send(last) }
             isAtEnd = true
             stop()
             didEnd.send()
             return
         }
-        pending.append(contentsOf: bytes)
-        var start = pending.startIndex
-        while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            sendLine(pending[start..<newline])
-            start = newline + 1
-        }
-        pending.removeSubrange(pending.startIndex..<start)
-    }
-
-    private func sendLine(_ bytes: ArraySlice<UInt8>) {
-        var line = bytes
-        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-        emitter.send(String(decoding: line, as: UTF8.self))
+        for line in lines.append(bytes) { emitter.send(line) }
     }
 
     private func failed(_ error: LoopError) {

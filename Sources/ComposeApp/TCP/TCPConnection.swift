@@ -1,0 +1,332 @@
+import Compose
+import Logging
+
+/// One TCP connection: an emitter of the bytes received, plus close,
+/// drained and line emitters, and `write` with back-pressure.
+///
+/// Store it in a component (one instance per connection, e.g. in an
+/// ``InstanceComponent``): it starts reading when the component appears and
+/// closes when the component is destroyed.
+///
+/// ```swift
+/// struct EchoComponent: Component {
+///     let connection: TCPConnection
+///     var observers: Void {
+///         connection += { bytes in connection.write(bytes) }
+///     }
+/// }
+/// ```
+///
+/// **Writing.** ``write(_:)-([UInt8])`` first tries to hand the bytes to the
+/// socket at once (`uv_try_write`); what the socket does not take is copied
+/// into a queue. Nothing written is ever dropped while the connection is
+/// open. When the queue holds ``writeQueueLimit`` bytes or more the write
+/// returns ``WriteResult/full``; with ``pausesReadingWhenFull`` (the default)
+/// reading also pauses until the queue drains, so a peer that stops reading
+/// cannot make the process buffer without bound. ``drained`` is sent when a
+/// full queue has been written out.
+///
+/// **Closing.** ``close()`` stops reading, writes out the queue, then closes;
+/// ``abort()`` closes at once, dropping the queue. ``shutdownWrite()``
+/// half-closes (sends FIN after the queue). When the peer ends its side the
+/// connection closes (``closesOnEndOfInput``). ``didClose`` is sent exactly
+/// once, when the socket is closed, with the reason.
+@MainActor
+public final class TCPConnection: EmitterProtocol, ComponentAttachment {
+    /// Why a connection closed.
+    public enum CloseReason: Sendable, Equatable, CustomStringConvertible {
+        /// This side closed it (``close()``, ``abort()``, its component
+        /// destroyed).
+        case local
+        /// The peer ended the connection (end of input).
+        case remote
+        /// A read or write failed (`ECONNRESET`, `EPIPE`, ...).
+        case failed(LoopError)
+
+        public var description: String {
+            switch self {
+            case .local: "closed locally"
+            case .remote: "closed by the peer"
+            case .failed(let error): "failed: \(error)"
+            }
+        }
+    }
+
+    /// What ``write(_:)-([UInt8])`` did with the bytes.
+    public enum WriteResult: Sendable, Equatable {
+        /// The socket took every byte.
+        case written
+        /// Some bytes are queued; the queue is below the limit.
+        case queued
+        /// Queued, and the queue is at or above ``writeQueueLimit``: stop
+        /// writing until ``drained``.
+        case full
+        /// The connection is closed or closing; nothing was written.
+        case closed
+    }
+
+    /// Each chunk of bytes received.
+    public let emitter = Emitter<[UInt8]>()
+    /// Sent once when the socket is closed.
+    public let didClose = Emitter<CloseReason>()
+    /// Sent when a queue that reached the limit has been written out.
+    public let drained = SignalEmitter()
+    /// Sent when the peer ends its side (half-close or close); with
+    /// ``closesOnEndOfInput`` the connection then closes.
+    public let didReachEnd = SignalEmitter()
+
+    /// The peer's address (`127.0.0.1:53122`).
+    public let remoteAddress: String
+    /// Bytes waiting to be written.
+    public private(set) var queuedBytes = 0
+    /// The queue size at which writes report ``WriteResult/full``.
+    public var writeQueueLimit = 1 << 20
+    /// Whether reading pauses while the write queue is full.
+    public var pausesReadingWhenFull = true
+    /// Whether the connection closes when the peer ends its side.
+    public var closesOnEndOfInput = true
+    /// Whether the connection is open (not closing or closed).
+    public private(set) var isOpen = true
+
+    let handle: TCPHandle
+    private var isReading = false
+    private var wantsReading = false
+    private var isFull = false
+    private var closeAfterFlush = false
+    private var writeIsShut = false
+    private var closeReason: CloseReason?
+    private var lineSplitter: LineSplitter?
+
+    init(handle: TCPHandle) {
+        self.handle = handle
+        let peer = handle.peerAddress
+        remoteAddress = peer.map { $0.host.contains(":") ? "[\($0.host)]:\($0.port)" : "\($0.host):\($0.port)" } ?? "unknown"
+        handle.onRead = { [unowned self] bytes in self.emitter.send(Array(bytes)) }
+        handle.onEnd = { [unowned self] error in self.inputEnded(error) }
+        handle.onWriteCompleted = { [unowned self] count, error in self.writeCompleted(count, error) }
+        handle.onClosed = { [unowned self] in self.handleClosed() }
+    }
+
+    isolated deinit {
+        if !handle.isClosing {
+            handle.close()
+        }
+    }
+
+    /// Bytes received, as an emitter (the connection itself is one too).
+    public var received: Emitter<[UInt8]> { emitter }
+
+    /// Each line received (UTF-8, without `\n` or `\r\n`); a final line
+    /// without a newline is sent when the peer ends its side.
+    public var lines: Emitter<String> {
+        if let lineSplitter { return lineSplitter.lines }
+        let splitter = LineSplitter()
+        lineSplitter = splitter
+        emitter += { bytes in splitter.feed(bytes) }
+        return splitter.lines
+    }
+
+    // MARK: Reading
+
+    /// Starts reading (done for you when the connection's component appears).
+    public func start() {
+        wantsReading = true
+        updateReading()
+    }
+
+    /// Stops reading until ``resumeReading()``.
+    public func pauseReading() {
+        wantsReading = false
+        updateReading()
+    }
+
+    /// Resumes reading after ``pauseReading()``.
+    public func resumeReading() {
+        start()
+    }
+
+    private func updateReading() {
+        let shouldRead = isOpen && wantsReading && !(isFull && pausesReadingWhenFull)
+        guard shouldRead != isReading else { return }
+        if shouldRead {
+            do {
+                try handle.startReading()
+                isReading = true
+            } catch {
+                fail(error)
+            }
+        } else {
+            handle.stopReading()
+            isReading = false
+        }
+    }
+
+    private func inputEnded(_ error: LoopError?) {
+        isReading = false
+        if let error {
+            fail(error)
+            return
+        }
+        lineSplitter?.finish()
+        didReachEnd.send()
+        if closesOnEndOfInput {
+            closeReason = closeReason ?? .remote
+            close()
+        }
+    }
+
+    // MARK: Writing
+
+    /// Writes `bytes` (see the type's documentation for back-pressure).
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> WriteResult {
+        bytes.withUnsafeBytes { write($0) }
+    }
+
+    /// Writes the UTF-8 bytes of `text`.
+    @discardableResult
+    public func write(_ text: String) -> WriteResult {
+        var text = text
+        return text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Writes `text` followed by `\n`.
+    @discardableResult
+    public func writeLine(_ text: String) -> WriteResult {
+        write(text + "\n")
+    }
+
+    /// Writes the bytes in `buffer` (copied if they must be queued).
+    @discardableResult
+    public func write(_ buffer: UnsafeRawBufferPointer) -> WriteResult {
+        guard isOpen, !closeAfterFlush, !writeIsShut else { return .closed }
+        guard buffer.count > 0 else { return isFull ? .full : .written }
+        var rest = buffer
+        if queuedBytes == 0 {
+            do {
+                let written = try handle.tryWrite(buffer)
+                if written == buffer.count { return .written }
+                rest = UnsafeRawBufferPointer(rebasing: buffer[written...])
+            } catch {
+                fail(error)
+                return .closed
+            }
+        }
+        do {
+            try handle.write(copying: rest)
+        } catch {
+            fail(error)
+            return .closed
+        }
+        queuedBytes += rest.count
+        if queuedBytes >= writeQueueLimit {
+            isFull = true
+            updateReading()
+            return .full
+        }
+        return .queued
+    }
+
+    private func writeCompleted(_ count: Int, _ error: LoopError?) {
+        queuedBytes -= count
+        if let error {
+            if error.name != "ECANCELED" { fail(error) }
+            return
+        }
+        if queuedBytes == 0 {
+            if closeAfterFlush {
+                handle.close()
+                return
+            }
+            if isFull {
+                isFull = false
+                updateReading()
+                drained.send()
+            }
+        }
+    }
+
+    // MARK: Closing
+
+    /// Half-closes: no more writes; the peer sees end of input once the
+    /// queue is written out. Reading goes on.
+    public func shutdownWrite() {
+        guard isOpen, !writeIsShut else { return }
+        writeIsShut = true
+        do {
+            try handle.shutdown()
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Stops reading, writes out the queue, then closes. Idempotent.
+    public func close() {
+        guard isOpen, !closeAfterFlush else { return }
+        closeReason = closeReason ?? .local
+        wantsReading = false
+        updateReading()
+        if queuedBytes > 0 {
+            closeAfterFlush = true
+        } else {
+            isOpen = false
+            handle.close()
+        }
+    }
+
+    /// Closes at once; queued bytes are dropped.
+    public func abort() {
+        closeReason = closeReason ?? .local
+        isOpen = false
+        handle.close()
+    }
+
+    private func fail(_ error: LoopError) {
+        guard isOpen || closeAfterFlush else { return }
+        Diagnostics.logger.debug("TCP connection \(remoteAddress): \(error)")
+        closeReason = .failed(error)
+        isOpen = false
+        handle.close()
+    }
+
+    private func handleClosed() {
+        isOpen = false
+        isReading = false
+        queuedBytes = 0
+        didClose.send(closeReason ?? .local)
+    }
+
+    // MARK: ComponentAttachment
+
+    public func componentDidBind(_ node: ComponentNode) {
+        emitter.adopt(by: node)
+        didClose.adopt(by: node)
+        drained.adopt(by: node)
+        didReachEnd.adopt(by: node)
+        lineSplitter?.lines.adopt(by: node)
+    }
+
+    public func componentDidAppear() {
+        start()
+    }
+
+    public func componentWillBeDestroyed() {
+        close()
+    }
+}
+
+/// Turns received chunks into lines for ``TCPConnection/lines``.
+@MainActor
+private final class LineSplitter {
+    let lines = Emitter<String>()
+    private var buffer = LineBuffer()
+
+    func feed(_ bytes: [UInt8]) {
+        let complete = bytes.withUnsafeBytes { buffer.append($0) }
+        for line in complete { lines.send(line) }
+    }
+
+    func finish() {
+        if let last = buffer.finish() { lines.send(last) }
+    }
+}

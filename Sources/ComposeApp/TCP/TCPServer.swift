@@ -1,0 +1,142 @@
+import Compose
+import Logging
+
+/// A TCP server: an emitter of accepted connections.
+///
+/// Stored in a component it listens while the component is active; each
+/// accepted connection is usually handed to an ``InstanceComponent``:
+///
+/// ```swift
+/// struct ServerComponent: Component {
+///     let listener = TCPServer(port: 7070)
+///     let clients = InstanceComponent<ClientComponent>()
+///     var observers: Void {
+///         listener += { connection in
+///             clients.add { ClientComponent(connection: connection) }
+///         }
+///         clients.forward(\.connection.didClose) += { id, _ in
+///             clients.remove(id)
+///         }
+///     }
+/// }
+/// ```
+///
+/// Hosts are numeric (`127.0.0.1`, `::1`, `0.0.0.0`; `localhost` means
+/// `127.0.0.1`). Port 0 picks a free port (``port`` tells which). Failing to
+/// listen (`EADDRINUSE`, ...) is logged and sent on ``errors``, or thrown by
+/// ``listen()``. A connection nobody keeps is closed.
+@MainActor
+public final class TCPServer: EmitterProtocol, ComponentAttachment {
+    /// Each accepted connection, not reading yet (it starts when its
+    /// component appears, or on ``TCPConnection/start()``).
+    public let emitter = Emitter<TCPConnection>()
+    /// Failures to listen or accept.
+    public let errors = Emitter<LoopError>()
+    /// The host to listen on.
+    public let host: String
+    /// The requested port; after listening, the bound port.
+    public private(set) var port: UInt16
+    /// The listen backlog.
+    public let backlog: Int32
+    private let startsWithComponent: Bool
+    private var handle: TCPHandle?
+
+    /// - Parameters:
+    ///   - host: A numeric address to listen on.
+    ///   - port: The port, or 0 for any free one.
+    ///   - backlog: Pending connections the kernel may queue.
+    ///   - startsWithComponent: Listen when the component appears.
+    public init(host: String = "127.0.0.1", port: UInt16, backlog: Int32 = 511, startsWithComponent: Bool = true) {
+        self.host = host
+        self.port = port
+        self.backlog = backlog
+        self.startsWithComponent = startsWithComponent
+    }
+
+    isolated deinit {
+        handle?.close()
+    }
+
+    /// Whether the server is listening.
+    public var isListening: Bool { handle != nil }
+
+    /// Starts listening.
+    ///
+    /// - Throws: ``LoopError`` naming the call, libuv's error and the
+    ///   address, e.g. `uv_tcp_bind failed: EADDRINUSE (address already in
+    ///   use) for 127.0.0.1:7070`.
+    public func listen() throws(LoopError) {
+        guard handle == nil else { return }
+        let address = try SocketAddress(host: host, port: port)
+        let server = try TCPHandle(loop: .main)
+        do {
+            try server.bind(address)
+            try server.listen(backlog: backlog, address: address.description)
+        } catch {
+            server.close()
+            throw error
+        }
+        if let bound = server.localAddress { port = bound.port }
+        server.onConnection = { [unowned self] error in self.accept(error) }
+        handle = server
+    }
+
+    /// Stops listening. Accepted connections stay open.
+    public func close() {
+        handle?.close()
+        handle = nil
+    }
+
+    private func accept(_ error: LoopError?) {
+        if let error {
+            report(error)
+            return
+        }
+        guard let server = handle else { return }
+        let client: TCPHandle
+        do {
+            client = try TCPHandle(loop: .main)
+        } catch {
+            report(error)
+            return
+        }
+        do {
+            try server.accept(into: client)
+        } catch {
+            client.close()
+            report(error)
+            return
+        }
+        client.setNoDelay(true)
+        emitter.send(TCPConnection(handle: client))
+    }
+
+    private func report(_ error: LoopError) {
+        Diagnostics.logger.error("TCPServer \(host):\(port): \(error)")
+        errors.send(error)
+    }
+
+    // MARK: ComponentAttachment
+
+    public func componentDidBind(_ node: ComponentNode) {
+        emitter.adopt(by: node)
+        errors.adopt(by: node)
+    }
+
+    public func componentDidAppear() {
+        guard startsWithComponent else { return }
+        do {
+            try listen()
+        } catch {
+            report(error)
+        }
+    }
+
+    public func componentDidDisappear() {
+        close()
+    }
+
+    public func componentWillBeDestroyed() {
+        close()
+    }
+}

@@ -1,0 +1,311 @@
+@_spi(Testing) import ComposeApp
+import Foundation
+import Testing
+
+/// Echoes every byte back.
+struct EchoComponent: Component {
+    let connection: TCPConnection
+    var observers: Void {
+        connection += { bytes in
+            connection.write(bytes)
+        }
+    }
+}
+
+/// A server of echo components, one per connection.
+struct EchoServer: Component {
+    let listener = TCPServer(port: 0)
+    let clients = InstanceComponent<EchoComponent>()
+    var observers: Void {
+        listener += { connection in
+            clients.add { EchoComponent(connection: connection) }
+        }
+        clients.forward(\.connection.didClose) += { id, _ in
+            clients.remove(id)
+        }
+    }
+}
+
+/// Collects what a client connection receives.
+@MainActor
+final class ClientProbe {
+    var connection: TCPConnection?
+    var received: [UInt8] = []
+    var closed: TCPConnection.CloseReason?
+    var reachedEnd = false
+    var failure: LoopError?
+
+    init(port: UInt16) {
+        TCPConnection.connect(host: "127.0.0.1", port: port) { [self] result in
+            switch result {
+            case .success(let connection):
+                self.connection = connection
+                connection += { self.received += $0 }
+                connection.didClose += { self.closed = $0 }
+                connection.didReachEnd += { self.reachedEnd = true }
+                connection.start()
+            case .failure(let error):
+                self.failure = error
+            }
+        }
+    }
+}
+
+@MainActor
+@Suite(.serialized) struct TCPTests {
+    @Test func anEchoServerSendsEveryByteBackInOrder() throws {
+        let tree = ComponentTree(EchoServer())
+        tree.activate()
+        defer { tree.destroy(); LoopDriver.settle() }
+        let server = try #require((tree.root.value(as: EchoServer.self))?.listener)
+        #expect(server.isListening)
+        #expect(server.port != 0)
+
+        let client = ClientProbe(port: server.port)
+        #expect(LoopDriver.run(until: { client.connection != nil }))
+        let payload = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        client.connection?.write(payload)
+        #expect(LoopDriver.run(until: { client.received.count >= payload.count }))
+        #expect(sameBytes(client.received, payload))
+    }
+
+    @Test func aHundredConcurrentClientsEachGetTheirOwnBytesBack() throws {
+        let tree = ComponentTree(EchoServer())
+        tree.activate()
+        defer { tree.destroy(); LoopDriver.settle() }
+        let echo = try #require(tree.root.value(as: EchoServer.self))
+        let size = 1 << 20
+        let clients = (0..<100).map { _ in ClientProbe(port: echo.listener.port) }
+        #expect(LoopDriver.run(until: { clients.allSatisfy { $0.connection != nil } }))
+        #expect(LoopDriver.run(until: { echo.clients.count == 100 }))
+        // One body for all (a debug build is slow to make 100 MB byte by
+        // byte); each client's payload starts with its own index, so a
+        // mix-up between connections shows.
+        let body = (0..<size - 8).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
+        var payloads: [[UInt8]] = []
+        for (index, client) in clients.enumerated() {
+            var payload = withUnsafeBytes(of: UInt64(index).bigEndian) { Array($0) }
+            payload.append(contentsOf: body)
+            payloads.append(payload)
+            client.connection?.write(payload)
+        }
+        #expect(LoopDriver.run(until: { clients.allSatisfy { $0.received.count >= size } }, timeout: .seconds(60)))
+        for (client, payload) in zip(clients, payloads) {
+            #expect(client.received.count == payload.count)
+            #expect(sameBytes(client.received, payload))
+        }
+        for client in clients { client.connection?.close() }
+        #expect(LoopDriver.run(until: { echo.clients.count == 0 }))
+    }
+
+    @Test func aClientThatStopsReadingEngagesBackPressureAndLosesNothing() throws {
+        let tree = ComponentTree(EchoServer())
+        tree.activate()
+        defer { tree.destroy(); LoopDriver.settle() }
+        let echo = try #require(tree.root.value(as: EchoServer.self))
+        let client = ClientProbe(port: echo.listener.port)
+        #expect(LoopDriver.run(until: { client.connection != nil && echo.clients.count == 1 }))
+        let connection = try #require(client.connection)
+        connection.pauseReading()
+
+        let serverSide = try #require(echo.clients.ids.first.flatMap { echo.clients[$0] }?.connection)
+        // Send until the server's queue is full: the kernel's buffers on
+        // both sides fill first, then the server queues what it cannot send.
+        let chunk = [UInt8](repeating: 0x5a, count: 64 * 1024)
+        var sent = 0
+        while serverSide.queuedBytes < serverSide.writeQueueLimit, sent < 256 * chunk.count {
+            if connection.queuedBytes < 4 * chunk.count {
+                connection.write(chunk)
+                sent += chunk.count
+            }
+            LoopDriver.run(until: { false }, timeout: .milliseconds(2))
+        }
+        #expect(serverSide.queuedBytes >= serverSide.writeQueueLimit)
+        // Full, the server stops reading: its memory stays bounded by its
+        // queue limit plus one read, however long the client keeps writing.
+        for _ in 0..<16 {
+            connection.write(chunk)
+            sent += chunk.count
+        }
+        LoopDriver.run(until: { false }, timeout: .milliseconds(200))
+        #expect(serverSide.queuedBytes <= serverSide.writeQueueLimit + 64 * 1024)
+
+        connection.resumeReading()
+        #expect(LoopDriver.run(until: { client.received.count >= sent }, timeout: .seconds(30)))
+        #expect(client.received.count == sent)
+        #expect(client.received.allSatisfy { $0 == 0x5a })
+    }
+
+    @Test func listeningOnAPortInUseIsAnErrorNamingTheAddress() throws {
+        let first = TCPServer(port: 0)
+        try first.listen()
+        defer { first.close(); LoopDriver.settle() }
+        let second = TCPServer(port: first.port)
+        #expect {
+            try second.listen()
+        } throws: { error in
+            guard let error = error as? LoopError else { return false }
+            // libuv reports a bind conflict from uv_listen.
+            return error.name == "EADDRINUSE"
+                && error.description == "uv_listen failed: EADDRINUSE (address already in use) for 127.0.0.1:\(first.port)"
+        }
+    }
+
+    @Test func connectingToAClosedPortIsRefused() throws {
+        let probe = TCPServer(port: 0)
+        try probe.listen()
+        let port = probe.port
+        probe.close()
+        LoopDriver.settle()
+        let client = ClientProbe(port: port)
+        #expect(LoopDriver.run(until: { client.failure != nil }))
+        #expect(client.failure?.name == "ECONNREFUSED")
+        #expect(client.failure?.description == "uv_tcp_connect failed: ECONNREFUSED (connection refused) for 127.0.0.1:\(port)")
+    }
+
+    @Test func destroyingAConnectionsComponentClosesTheSocket() throws {
+        let tree = ComponentTree(EchoServer())
+        tree.activate()
+        defer { tree.destroy(); LoopDriver.settle() }
+        let echo = try #require(tree.root.value(as: EchoServer.self))
+        let client = ClientProbe(port: echo.listener.port)
+        #expect(LoopDriver.run(until: { echo.clients.count == 1 }))
+        let id = try #require(echo.clients.ids.first)
+        echo.clients.remove(id)
+        #expect(LoopDriver.run(until: { client.closed != nil }))
+        #expect(client.closed == .remote)
+    }
+
+    @Test func thePeerClosingDestroysTheConnectionsComponent() throws {
+        let tree = ComponentTree(EchoServer())
+        tree.activate()
+        defer { tree.destroy(); LoopDriver.settle() }
+        let echo = try #require(tree.root.value(as: EchoServer.self))
+        let client = ClientProbe(port: echo.listener.port)
+        #expect(LoopDriver.run(until: { echo.clients.count == 1 }))
+        client.connection?.close()
+        #expect(LoopDriver.run(until: { echo.clients.count == 0 }))
+        #expect(tree.statistics.nodes == 2)
+    }
+
+    @Test func halfCloseDeliversEndOfInputAfterTheQueuedBytes() throws {
+        let tree = ComponentTree(EchoServer())
+        tree.activate()
+        defer { tree.destroy(); LoopDriver.settle() }
+        let echo = try #require(tree.root.value(as: EchoServer.self))
+        let client = ClientProbe(port: echo.listener.port)
+        #expect(LoopDriver.run(until: { client.connection != nil }))
+        client.connection?.closesOnEndOfInput = false
+        client.connection?.write("last words")
+        client.connection?.shutdownWrite()
+        #expect(client.connection?.write("too late") == .closed)
+        // The server echoes, sees end of input, closes; the client reads
+        // the echo and then the end.
+        #expect(LoopDriver.run(until: { client.reachedEnd }))
+        #expect(String(decoding: client.received, as: UTF8.self) == "last words")
+        #expect(client.closed == nil)
+    }
+
+    @Test func linesSplitOnNewlinesAcrossChunks() throws {
+        struct LineServer: Component {
+            let listener = TCPServer(port: 0)
+            let log: LineLog
+            var observers: Void {
+                listener += { connection in
+                    log.connection = connection
+                    connection.lines += { log.lines.append($0) }
+                    connection.start()
+                }
+            }
+        }
+        let log = LineLog()
+        let tree = ComponentTree(LineServer(log: log))
+        tree.activate()
+        defer { log.connection?.abort(); tree.destroy(); LoopDriver.settle() }
+        let server = try #require(tree.root.value(as: LineServer.self)).listener
+        let client = ClientProbe(port: server.port)
+        #expect(LoopDriver.run(until: { client.connection != nil && log.connection != nil }))
+        client.connection?.write("hel")
+        #expect(LoopDriver.run(until: { false }, timeout: .milliseconds(50)) == false)
+        client.connection?.write("lo\r\nworld\nlast")
+        client.connection?.close()
+        #expect(LoopDriver.run(until: { log.lines.count == 3 }))
+        #expect(log.lines == ["hello", "world", "last"])
+    }
+
+    @Test func aPeerResetDuringAWriteFailsOnlyThatConnection() throws {
+        /// Sends a flood to each client as soon as it connects.
+        struct Flooder: Component {
+            let connection: TCPConnection
+            let log: LineLog
+            var observers: Void {
+                didAppear += {
+                    let chunk = [UInt8](repeating: 1, count: 256 * 1024)
+                    for _ in 0..<32 { connection.write(chunk) }
+                }
+                connection.didClose += { reason in log.lines.append("\(reason)") }
+            }
+        }
+        struct FloodServer: Component {
+            let listener = TCPServer(port: 0)
+            let clients = InstanceComponent<Flooder>()
+            let log: LineLog
+            var observers: Void {
+                listener += { connection in
+                    clients.add { Flooder(connection: connection, log: log) }
+                }
+                clients.forward(\.connection.didClose) += { id, _ in clients.remove(id) }
+            }
+        }
+        let log = LineLog()
+        let tree = ComponentTree(FloodServer(log: log))
+        tree.activate()
+        defer { tree.destroy(); LoopDriver.settle() }
+        let server = try #require(tree.root.value(as: FloodServer.self))
+        let victim = ClientProbe(port: server.listener.port)
+        let bystander = ClientProbe(port: server.listener.port)
+        #expect(LoopDriver.run(until: { server.clients.count == 2 && victim.connection != nil && bystander.connection != nil }))
+        // The victim reads a little, then resets: closing a socket with
+        // unread data makes the kernel send RST.
+        #expect(LoopDriver.run(until: { victim.received.count > 0 }))
+        victim.connection?.pauseReading()
+        LoopDriver.run(until: { false }, timeout: .milliseconds(20))
+        victim.connection?.abort()
+        #expect(LoopDriver.run(until: { log.lines.contains { $0.contains("ECONNRESET") || $0.contains("EPIPE") } }))
+        #expect(LoopDriver.run(until: { server.clients.count == 1 }))
+        // The bystander still gets all of its flood.
+        #expect(LoopDriver.run(until: { bystander.received.count == 32 * 256 * 1024 }, timeout: .seconds(30)))
+    }
+
+    @Test func tenThousandConnectDisconnectCyclesLeaveNothingBehind() throws {
+        let tree = ComponentTree(EchoServer())
+        tree.activate()
+        defer { tree.destroy(); LoopDriver.settle() }
+        let echo = try #require(tree.root.value(as: EchoServer.self))
+        LoopDriver.settle()
+        let handles = LoopDriver.openHandleCount
+        let before = tree.statistics
+        for _ in 0..<10_000 {
+            let client = ClientProbe(port: echo.listener.port)
+            #expect(LoopDriver.run(until: { echo.clients.count == 1 }))
+            client.connection?.abort()
+            #expect(LoopDriver.run(until: { echo.clients.count == 0 }))
+        }
+        LoopDriver.settle()
+        #expect(tree.statistics == before)
+        #expect(LoopDriver.openHandleCount == handles)
+    }
+}
+
+@MainActor
+final class LineLog {
+    var lines: [String] = []
+    var connection: TCPConnection?
+}
+
+/// Compares two byte arrays with memcmp (a debug build compares 1 MB arrays
+/// element by element slowly).
+func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    guard a.count == b.count else { return false }
+    return a.withUnsafeBytes { x in b.withUnsafeBytes { y in memcmp(x.baseAddress!, y.baseAddress!, a.count) == 0 } }
+}
