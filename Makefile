@@ -26,7 +26,7 @@ test: deps
 	$(SWIFT) test --skip-build
 
 run: deps
-	$(SWIFT) run ComposeExample
+	$(SWIFT) run ComposeChat $(ARGS)
 
 bench: deps
 	cd Benchmarks && $(SWIFT) run -c release ComposeBenchmarks

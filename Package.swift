@@ -56,6 +56,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "ComposeChat",
+            dependencies: ["ComposeApp"],
+            path: "Examples/Chat",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "ReadmeStartup",
             dependencies: ["ComposeApp"],
             path: "Examples/ReadmeStartup",

@@ -46,7 +46,7 @@ struct AttachedParent: Component {
         #expect(log.events == [
             "child bound at attachedParent.child",
             "parent bound at attachedParent",
-            "parent didAppear", "parent appear", "child appear",
+            "parent appear", "parent didAppear", "child appear",
             "child didDisappear", "child disappear", "parent disappear",
             "child destroyed", "parent destroyed",
         ])

@@ -15,9 +15,10 @@
 /// }
 /// ```
 ///
-/// Each call happens once per transition, on the main actor, after the
-/// component's own `didAppear` (parents before children) and after its
-/// `didDisappear` (children before parents).
+/// Each call happens once per transition, on the main actor: resources
+/// start just before the component's `didAppear` is sent (parents before
+/// children) and stop just after its `didDisappear` (children before
+/// parents), so observers of both can still use them.
 @MainActor
 public protocol ComponentAttachment: AnyObject {
     /// The component was bound as `node` (its `path` names it, e.g.

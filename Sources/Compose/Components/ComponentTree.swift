@@ -93,9 +93,10 @@ public final class ComponentTree {
     func activate(_ node: ComponentNode) {
         guard !node.isActive, !node.isDestroyed else { return }
         node.isActive = true
+        // Resources start before `didAppear`, so its observers can use them.
+        for attachment in node.attachments { attachment.componentDidAppear() }
         node.sendLifecycle(\.didAppear)
         guard node.isActive else { return }
-        for attachment in node.attachments { attachment.componentDidAppear() }
         node.behavior?.nodeDidActivate(node)
         for child in node.activeChildren {
             // An observer of didAppear may have deactivated or destroyed us.

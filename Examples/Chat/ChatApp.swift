@@ -1,0 +1,43 @@
+// A TCP chat daemon written with Compose: `make run` starts it.
+//
+//   nc 127.0.0.1 7070
+//
+// The tree:
+//
+//   ChatApp
+//   └── server: ChatServerComponent        listener, SIGHUP, sessions
+//       └── sessions: InstanceComponent     one per connection
+//           └── 1, 2, ...: SessionComponent router: naming → lobby → room
+//
+// Shutdown (Ctrl-C or SIGTERM): every client is told goodbye, then the
+// tree is destroyed, which closes every connection after its goodbye is
+// written, and the daemon exits 0.
+import ComposeApp
+import Foundation
+
+@main
+struct ChatApp: Component {
+    let server: ChatServerComponent
+
+    init() {
+        let settings = ChatSettings.fromEnvironment()
+        server = ChatServerComponent(settings: settings, hub: ChatHub(messageOfTheDay: settings.readMessageOfTheDay()))
+    }
+}
+
+extension ChatApp {
+    var observers: Void {
+        Application.willShutDown += {
+            server.hub.broadcastToAll("The server is shutting down. Goodbye!")
+        }
+    }
+}
+
+extension ChatApp: StartupComponent {}
+
+/// The daemon's log: one line on stdout, written at once (even to a pipe).
+@MainActor
+func log(_ line: String) {
+    print(line)
+    fflush(nil)
+}

@@ -1,0 +1,53 @@
+import ComposeApp
+
+/// Accepts clients and keeps one SessionComponent per connection.
+///
+/// A session is removed (destroyed) when its socket closes, and destroying
+/// a session closes its socket: the InstanceComponent ties the two.
+struct ChatServerComponent: Component {
+    let settings: ChatSettings
+    let hub: ChatHub
+    let listener: TCPServer
+    let sessions = InstanceComponent<SessionComponent>()
+
+    /// `kill -HUP` re-reads the message of the day; it never stops the daemon.
+    let reload = ProcessSignal(.hangup)
+
+    init(settings: ChatSettings, hub: ChatHub) {
+        self.settings = settings
+        self.hub = hub
+        listener = TCPServer(host: settings.host, port: settings.port)
+    }
+}
+
+extension ChatServerComponent {
+    var observers: Void {
+        listener += { connection in
+            hub.connected(connection)
+            sessions.add {
+                SessionComponent(connection: connection, hub: hub, idleTimeout: settings.idleTimeout)
+            }
+        }
+
+        sessions.forward(\.connection.didClose) += { id, _ in
+            if let connection = sessions[id]?.connection { hub.disconnected(connection) }
+            sessions.remove(id)
+        }
+
+        listener.errors += { error in
+            log("cannot listen: \(error)")
+            Application.shutdown(status: 1)
+        }
+
+        reload += { _ in
+            hub.messageOfTheDay = settings.readMessageOfTheDay()
+            log("message of the day reloaded")
+        }
+
+        didAppear += {
+            if listener.isListening {
+                log("listening on \(settings.host):\(listener.port)")
+            }
+        }
+    }
+}

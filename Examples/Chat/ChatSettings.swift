@@ -1,0 +1,41 @@
+import Foundation
+
+/// Where the daemon listens and how it behaves, from flags or environment:
+///
+///     ComposeChat --port 7070 --motd motd.txt --idle 300
+///     CHAT_PORT=7070 CHAT_MOTD=motd.txt CHAT_IDLE_SECONDS=300 ComposeChat
+struct ChatSettings {
+    var host = "127.0.0.1"
+    var port: UInt16 = 7070
+    /// A file whose text greets every client; re-read on SIGHUP.
+    var motdPath: String?
+    /// A client silent this long is disconnected.
+    var idleTimeout: Duration = .seconds(300)
+
+    static func fromEnvironment(_ arguments: [String] = CommandLine.arguments) -> ChatSettings {
+        var settings = ChatSettings()
+        let environment = ProcessInfo.processInfo.environment
+        if let port = environment["CHAT_PORT"].flatMap(UInt16.init) { settings.port = port }
+        settings.motdPath = environment["CHAT_MOTD"]
+        if let idle = environment["CHAT_IDLE_SECONDS"].flatMap(Double.init) { settings.idleTimeout = .milliseconds(Int(idle * 1000)) }
+        var rest = arguments.dropFirst()
+        while let flag = rest.popFirst() {
+            let value = rest.popFirst()
+            switch flag {
+            case "--port": if let port = value.flatMap(UInt16.init) { settings.port = port }
+            case "--motd": settings.motdPath = value
+            case "--idle": if let idle = value.flatMap(Double.init) { settings.idleTimeout = .milliseconds(Int(idle * 1000)) }
+            default: break
+            }
+        }
+        return settings
+    }
+
+    /// The message of the day: the file's text, or a default.
+    func readMessageOfTheDay() -> String {
+        guard let motdPath, let text = try? String(contentsOfFile: motdPath, encoding: .utf8) else {
+            return "Welcome to Compose chat!"
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

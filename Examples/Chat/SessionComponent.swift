@@ -1,0 +1,95 @@
+import ComposeApp
+import Foundation
+
+/// One connected client. The session is a router: its stack walks
+/// name prompt → lobby → room, and only the top screen hears what is typed.
+/// Commands valid everywhere (`/who`, `/quit`) are handled here.
+///
+/// The connection is stored in the session, so it starts reading when the
+/// session appears and closes when the session is destroyed.
+struct SessionComponent: RouterComponent {
+    let connection: TCPConnection
+    let hub: ChatHub
+    let idleTimeout: Duration
+
+    let naming = NamePromptComponent()
+    let lobby = LobbyComponent()
+    let room = RoomComponent()
+    let router = Router(start: \Self.naming)
+
+    /// Fires when the client has been silent for `idleTimeout`; restarted
+    /// by every line. It runs only while the session is active.
+    let idle: LoopTimer
+
+    init(connection: TCPConnection, hub: ChatHub, idleTimeout: Duration) {
+        self.connection = connection
+        self.hub = hub
+        self.idleTimeout = idleTimeout
+        idle = LoopTimer(after: idleTimeout)
+    }
+}
+
+extension SessionComponent {
+    var observers: Void {
+        didAppear += {
+            connection.writeLine(hub.messageOfTheDay)
+            connection.writeLine("What is your name?")
+        }
+
+        // Every line restarts the idle timer, then goes to the top screen
+        // or to the commands valid everywhere.
+        connection.lines += { line in
+            idle.start()
+            switch line {
+            case "/quit":
+                connection.writeLine("Bye!")
+                connection.close()
+            case "/who" where router.path != \Self.naming:
+                let room = router.path == \Self.room ? hub.room(of: connection) : nil
+                connection.writeLine("Here: " + hub.names(in: room).joined(separator: ", "))
+            default:
+                // Decide once: a screen may change the route while handling.
+                let top = router.path
+                if top == \Self.naming { naming.input.send(line) }
+                else if top == \Self.lobby { lobby.input.send(line) }
+                else if top == \Self.room { room.input.send(line) }
+            }
+        }
+
+        idle += {
+            connection.writeLine("You have been idle for too long. Bye!")
+            connection.close()
+        }
+
+        naming.chose += { name in
+            if hub.isTaken(name) {
+                connection.writeLine("\(name) is taken. Another name?")
+                return
+            }
+            hub.setName(name, for: connection)
+            connection.writeLine("Hello, \(name)! Type /join ROOM, /who or /quit.")
+            router.replace(\Self.lobby)
+        }
+
+        lobby.join += { roomName in
+            hub.join(roomName, connection)
+            connection.writeLine("You are in \(roomName). Type to talk, /leave to go back.")
+            router.push(\Self.room)
+        }
+
+        lobby.unknown += { _ in
+            connection.writeLine("Commands: /join ROOM, /who, /quit")
+        }
+
+        room.say += { text in
+            hub.say(text, from: connection)
+        }
+
+        room.leave += {
+            hub.leave(connection)
+            connection.writeLine("Back in the lobby.")
+            router.pop()
+        }
+    }
+
+}
