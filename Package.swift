@@ -14,9 +14,12 @@ let package = Package(
         .library(name: "Compose", targets: ["Compose"]),
         .library(name: "ComposeApp", targets: ["ComposeApp"]),
         .library(name: "ComposeTesting", targets: ["ComposeTesting"]),
+        .executable(name: "compose", targets: ["compose"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         .target(
@@ -65,6 +68,23 @@ let package = Package(
             name: "ReadmeStartup",
             dependencies: ["ComposeApp"],
             path: "Examples/ReadmeStartup",
+            swiftSettings: strictSettings
+        ),
+        // The `compose` tool and the templates it renders (Templates/,
+        // shipped as resources so an installed binary finds them).
+        .target(
+            name: "ComposeTemplates",
+            path: "Templates",
+            resources: [.copy("shared"), .copy("app"), .copy("daemon"), .copy("component")],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "compose",
+            dependencies: [
+                "ComposeTemplates",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
             swiftSettings: strictSettings
         ),
         // The app ComposeAppTests start as a real process.

@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+
+/// `compose new NAME`: a new SwiftPM package that builds and runs as is.
+struct NewCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "new",
+        abstract: "Create a new Compose app.",
+        discussion: """
+        Creates a SwiftPM package named NAME in the folder NAME (or --path):
+          Package.swift
+          Sources/NAME/Components/App/App.swift, App+Observers.swift, App+Startup.swift
+          Sources/NAME/Components/...      the screens (app) or server (daemon)
+          Sources/NAME/Services/, Sources/NAME/Shared/
+          Tests/NAMETests/AppTests.swift   a test of the App component
+
+        By default the package depends on the Compose checkout this tool was
+        built from, so it builds with no network.
+
+        Examples:
+          compose new Notes
+          compose new Echo --kind daemon --path ~/src/echo
+          compose new Notes --compose-url https://github.com/example/compose --compose-version 1.0.0
+        """
+    )
+
+    enum Kind: String, ExpressibleByArgument, CaseIterable {
+        case app
+        case daemon
+    }
+
+    @Argument(help: "The app's name: a Swift type name, used for the package, its module and its folder.")
+    var name: String
+
+    @Option(help: "The folder to create (default: ./NAME). It must not exist or must be empty.")
+    var path: String?
+
+    @Option(help: "app: a router between two screens driven by standard input; daemon: a TCP server.")
+    var kind: Kind = .app
+
+    @Option(help: "Depend on the Compose checkout at this path.")
+    var composePath: String?
+
+    @Option(help: "Depend on Compose at this git URL (with --compose-version).")
+    var composeUrl: String?
+
+    @Option(help: "The version of Compose to depend on with --compose-url.")
+    var composeVersion: String?
+
+    @Flag(help: "Print the files that would be written, and write nothing.")
+    var dryRun = false
+
+    @Flag(help: "Overwrite files that exist.")
+    var force = false
+
+    func validate() throws {
+        if let problem = NameValidator.problem(with: name) {
+            throw ValidationError("Invalid app name: \(problem).")
+        }
+        if composeUrl != nil, composeVersion == nil {
+            throw ValidationError("--compose-url needs --compose-version (for example --compose-version 1.0.0).")
+        }
+        if composeVersion != nil, composeUrl == nil {
+            throw ValidationError("--compose-version goes with --compose-url.")
+        }
+        if composeUrl != nil, composePath != nil {
+            throw ValidationError("Give either --compose-path or --compose-url, not both.")
+        }
+    }
+
+    func run() async throws {
+        let root = URL(fileURLWithPath: path ?? name, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw ScaffoldError("\(root.path) exists and is a file; choose another --path.")
+            }
+            let contents = try FileManager.default.contentsOfDirectory(atPath: root.path)
+            if !contents.isEmpty, !force {
+                throw ScaffoldError("\(root.path) exists and is not empty, so nothing was written. Choose another --path, or use --force to write into it.")
+            }
+        }
+        let dependency = try composeDependency()
+        let renderer = try await TemplateRenderer.load()
+        let scaffold = try Scaffolds.app(name: name, kind: kind, root: root, dependency: dependency, renderer: renderer)
+        try Report.finish(scaffold, dryRun: dryRun, force: force, nextSteps: [
+            "cd \(path ?? name)",
+            "swift run \(name)",
+            "swift test",
+        ])
+    }
+
+    /// The dependency line and the package identity products refer to.
+    private func composeDependency() throws -> Scaffolds.Dependency {
+        if let composeUrl, let composeVersion {
+            let identity = URL(string: composeUrl)?.deletingPathExtension().lastPathComponent.lowercased() ?? "compose"
+            return .init(line: ".package(url: \"\(composeUrl)\", from: \"\(composeVersion)\")", package: identity)
+        }
+        let checkout = URL(fileURLWithPath: composePath ?? Scaffolds.builtFromCheckout, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
+        guard FileManager.default.fileExists(atPath: checkout.appendingPathComponent("Package.swift").path) else {
+            throw ScaffoldError("No Package.swift in \(checkout.path): --compose-path must be a Compose checkout.")
+        }
+        return .init(line: ".package(path: \"\(checkout.path)\")", package: checkout.lastPathComponent.lowercased())
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// What `new` and `component` write: template name → destination.
+enum Scaffolds {
+    struct Dependency {
+        /// The `.package(...)` line of the generated Package.swift.
+        let line: String
+        /// The package identity products are looked up in.
+        let package: String
+    }
+
+    /// The Compose checkout this tool was built from.
+    static var builtFromCheckout: String {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .path
+    }
+
+    static func app(name: String, kind: NewCommand.Kind, root: URL, dependency: Dependency, renderer: TemplateRenderer) throws -> Scaffold {
+        let values: [String: Any] = [
+            "name": name,
+            "composeDependency": dependency.line,
+            "composePackage": dependency.package,
+        ]
+        let sources = "Sources/\(name)"
+        var plan: [(template: String, path: String)] = [
+            ("shared/Package.swift", "Package.swift"),
+            ("shared/gitignore", ".gitignore"),
+            ("\(kind.rawValue)/App.swift", "\(sources)/Components/App/App.swift"),
+            ("\(kind.rawValue)/App+Observers.swift", "\(sources)/Components/App/App+Observers.swift"),
+            ("\(kind.rawValue)/App+Startup.swift", "\(sources)/Components/App/App+Startup.swift"),
+            ("shared/Greeting.swift", "\(sources)/Services/Greeting/GreetingService.swift"),
+            ("shared/Output.swift", "\(sources)/Shared/Output.swift"),
+            ("\(kind.rawValue)/AppTests.swift", "Tests/\(name)Tests/AppTests.swift"),
+        ]
+        switch kind {
+        case .app:
+            plan += [
+                ("app/Home.swift", "\(sources)/Components/Home/Home.swift"),
+                ("app/Home+Observers.swift", "\(sources)/Components/Home/Home+Observers.swift"),
+                ("app/About.swift", "\(sources)/Components/About/About.swift"),
+                ("app/About+Observers.swift", "\(sources)/Components/About/About+Observers.swift"),
+            ]
+        case .daemon:
+            plan += [
+                ("daemon/Server.swift", "\(sources)/Components/Server/Server.swift"),
+                ("daemon/Server+Observers.swift", "\(sources)/Components/Server/Server+Observers.swift"),
+                ("daemon/Connection.swift", "\(sources)/Components/Connection/Connection.swift"),
+                ("daemon/Connection+Observers.swift", "\(sources)/Components/Connection/Connection+Observers.swift"),
+            ]
+        }
+        var scaffold = Scaffold(root: root)
+        for entry in plan {
+            scaffold.files.append(.init(path: entry.path, contents: try renderer.render(entry.template, values)))
+        }
+        return scaffold
+    }
+
+    static func component(name: String, router: Bool, lazy: Bool, folder: String?, project: Project, renderer: TemplateRenderer) throws -> Scaffold {
+        let type = name + "Component"
+        let values: [String: Any] = [
+            "name": name,
+            "type": type,
+            "property": name.prefix(1).lowercased() + name.dropFirst(),
+            "router": router,
+            "lazy": lazy,
+        ]
+        var base = project.componentsFolder
+        if let folder { base += "/" + folder }
+        base += "/" + name
+        var scaffold = Scaffold(root: project.root)
+        for (template, suffix) in [("component/Component.swift", ""), ("component/Component+Observers.swift", "+Observers"), ("component/Component+State.swift", "+State")] {
+            scaffold.files.append(.init(path: "\(base)/\(name)\(suffix).swift", contents: try renderer.render(template, values)))
+        }
+        return scaffold
+    }
+}

@@ -1,0 +1,26 @@
+// The template files of the `compose` tool live in the folders beside this
+// file and ship as this target's resources. This file only finds them.
+import Foundation
+
+/// Where the template folders are.
+public enum TemplateFiles {
+    /// The places looked at, in order: the resource bundle next to the
+    /// running executable (an installed or built `compose`), then this
+    /// source folder (a checkout).
+    public static var searched: [String] {
+        var places: [String] = []
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for bundle in ["Compose_ComposeTemplates.resources", "compose_ComposeTemplates.resources"] {
+            places.append(executable.appendingPathComponent(bundle).path)
+        }
+        places.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().path)
+        return places
+    }
+
+    /// The first place that holds the templates, or `nil`.
+    public static var directory: URL? {
+        searched.map(URL.init(fileURLWithPath:)).first { place in
+            FileManager.default.fileExists(atPath: place.appendingPathComponent("shared/Package.swift.mustache").path)
+        }
+    }
+}
