@@ -100,6 +100,11 @@ let package = Package(
             path: "Tests/ComposeAppTests",
             swiftSettings: strictSettings
         ),
+        .testTarget(
+            name: "ComposeToolTests",
+            dependencies: ["compose"],
+            swiftSettings: strictSettings
+        ),
         // The README's samples, compiled against the public API only
         // (plain `import`, never `@testable`).
         .testTarget(

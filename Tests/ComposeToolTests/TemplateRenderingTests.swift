@@ -1,0 +1,58 @@
+@testable import compose
+import Foundation
+import Testing
+
+@Suite struct TemplateRenderingTests {
+    static var values: [String: Any] { [
+        "name": "Sample",
+        "type": "SampleComponent",
+        "property": "sample",
+        "composeDependency": ".package(path: \"/tmp/compose\")",
+        "composePackage": "compose",
+        "router": false,
+        "lazy": false,
+    ] }
+
+    static let templates = [
+        "shared/Package.swift", "shared/gitignore", "shared/Output.swift", "shared/Greeting.swift",
+        "app/App.swift", "app/App+Observers.swift", "app/App+Startup.swift", "app/Home.swift",
+        "app/Home+Observers.swift", "app/About.swift", "app/About+Observers.swift", "app/AppTests.swift",
+        "daemon/App.swift", "daemon/App+Observers.swift", "daemon/App+Startup.swift", "daemon/Server.swift",
+        "daemon/Server+Observers.swift", "daemon/Connection.swift", "daemon/Connection+Observers.swift",
+        "daemon/AppTests.swift",
+        "component/Component.swift", "component/Component+Observers.swift", "component/Component+State.swift",
+    ]
+
+    @Test(arguments: templates)
+    func everyTemplateRendersWithNoTagLeft(_ name: String) async throws {
+        let renderer = try await TemplateRenderer.load()
+        let text = try renderer.render(name, Self.values)
+        #expect(!text.isEmpty)
+        #expect(!text.contains("{{"))
+        #expect(!text.contains("CONTENT_TYPE"))
+        #expect(!text.contains("&quot;"), "text templates must not be HTML-escaped")
+    }
+
+    @Test func thePackageManifestNamesTheDependencyAndItsPackage() async throws {
+        let text = try await TemplateRenderer.load().render("shared/Package.swift", Self.values)
+        #expect(text.hasPrefix("// swift-tools-version: 6.1"))
+        #expect(text.contains(".package(path: \"/tmp/compose\")"))
+        #expect(text.contains(".product(name: \"ComposeApp\", package: \"compose\")"))
+        #expect(text.contains("name: \"SampleTests\""))
+    }
+
+    @Test func componentVariantsDiffer() async throws {
+        let renderer = try await TemplateRenderer.load()
+        var values = Self.values
+        let plain = try renderer.render("component/Component.swift", values)
+        values["router"] = true
+        let router = try renderer.render("component/Component.swift", values)
+        values["router"] = false
+        values["lazy"] = true
+        let lazy = try renderer.render("component/Component.swift", values)
+        #expect(plain.contains("struct SampleComponent: Component"))
+        #expect(router.contains("struct SampleComponent: RouterComponent"))
+        #expect(router.contains("Router(start: \\Self.self)"))
+        #expect(lazy.contains("LazyComponent(SampleComponent())"))
+    }
+}
