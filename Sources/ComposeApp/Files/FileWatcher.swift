@@ -1,0 +1,261 @@
+import Compose
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Watches a file or a directory and emits a ``FileWatcher/Event`` for each
+/// change libuv reports (inotify on Linux).
+///
+/// ```swift
+/// struct ConfigReloader: Component {
+///     let watcher = FileWatcher(path: "/etc/myapp")
+///     var observers: Void {
+///         watcher += { event in
+///             if event.path.hasSuffix(".toml") { reload(event.path) }
+///         }
+///         watcher.errors += { error in print(error) }
+///     }
+/// }
+/// ```
+///
+/// Stored in a component, it watches while the component is active and
+/// closes its handle when the component is destroyed. Outside a component,
+/// call ``start()`` and ``stop()``. An active watcher keeps the loop running.
+///
+/// **Not recursive.** On Linux a directory watcher sees its direct entries
+/// only: a file created, changed or deleted inside a subdirectory is not
+/// reported (at most the subdirectory itself, when it is created, deleted
+/// or renamed). Watch each directory you care about with its own watcher.
+///
+/// **What the kinds mean.** libuv reports two things only: "renamed"
+/// (an entry appeared or disappeared under a name) and "changed" (contents
+/// or attributes). The watcher derives ``Event/Kind`` from the file system
+/// when the event is handled, so it is an approximation:
+///
+/// - ``Event/Kind/modified``: contents or attributes changed.
+/// - ``Event/Kind/created``: a name appeared that the watcher did not know
+///   (created, or moved in from elsewhere).
+/// - ``Event/Kind/deleted``: a known name disappeared (deleted, or moved
+///   away; a move inside the directory is `deleted` for the old name and
+///   `created` or `renamed` for the new one).
+/// - ``Event/Kind/renamed``: a known name now refers to another entry:
+///   something was moved onto it (an editor's atomic save), or it was
+///   deleted and re-created before the watcher looked.
+///
+/// The watcher lists the directory when it starts to know its names, then
+/// follows the events. An entry created and removed again before the
+/// watcher handles the first event is not reported at all.
+///
+/// **The watched path itself.** A watcher follows the file or directory it
+/// started on, not its name. When that file or directory is deleted or
+/// moved away, an event with ``path`` is reported as
+/// ``Event/Kind/deleted`` (or ``Event/Kind/renamed`` if something else
+/// already took the name); a deleted one reports nothing more, a moved one
+/// goes on reporting under the old path. To follow a name across editors'
+/// atomic saves, watch its directory.
+@MainActor
+public final class FileWatcher: EmitterProtocol, ComponentAttachment {
+    /// One change under the watched path.
+    public struct Event: Hashable, Sendable, CustomStringConvertible {
+        /// What happened to the entry (see ``FileWatcher`` for how exact
+        /// this is).
+        public enum Kind: String, Hashable, Sendable {
+            case created, modified, deleted, renamed
+        }
+
+        /// The full path of the entry that changed: the watched path joined
+        /// with the entry's name for a directory, the watched path itself
+        /// for a file (or for the watched directory itself).
+        public let path: String
+        /// What happened to it.
+        public let kind: Kind
+
+        public init(path: String, kind: Kind) {
+            self.path = path
+            self.kind = kind
+        }
+
+        public var description: String { "\(kind.rawValue) \(path)" }
+    }
+
+    /// Each change.
+    public let emitter = Emitter<Event>()
+    /// Failures: watching a path that does not exist (`ENOENT`, naming the
+    /// path), a permission error, or an error reported while watching. Also
+    /// logged.
+    public let errors = Emitter<LoopError>()
+    /// The watched path, as given (without a trailing `/`).
+    public let path: String
+
+    private let startsWithComponent: Bool
+    private var handle: FSEventHandle?
+    private var isClosed = false
+    private var isDirectory = false
+    /// The names believed to exist in a watched directory, to tell
+    /// `created` from `renamed`.
+    private var knownNames: Set<String> = []
+
+    /// Watches `path` (a file or a directory) while its component is active,
+    /// or, outside a component, after ``start()``.
+    ///
+    /// - Parameters:
+    ///   - path: The file or directory to watch.
+    ///   - startsWithComponent: `false` to start it yourself even inside a
+    ///     component (it still stops when the component disappears).
+    public init(path: String, startsWithComponent: Bool = true) {
+        var path = path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        self.path = path
+        self.startsWithComponent = startsWithComponent
+    }
+
+    isolated deinit {
+        handle?.close()
+    }
+
+    /// Whether the watcher is watching.
+    public var isWatching: Bool { handle != nil }
+
+    /// Starts watching. A failure (a missing path is `ENOENT`) is logged and
+    /// sent on ``errors``; the watcher then stays stopped. Does nothing if it
+    /// is already watching, or once closed.
+    public func start() {
+        guard !isClosed, handle == nil else { return }
+        let watcher: FSEventHandle
+        do {
+            watcher = try FSEventHandle(loop: .main)
+        } catch {
+            failed(error)
+            return
+        }
+        do {
+            try watcher.start(path: path, { [weak self] change in
+                self?.received(change)
+            }, onError: { [weak self] error in
+                self?.failed(error)
+            })
+        } catch {
+            watcher.close()
+            failed(error)
+            return
+        }
+        handle = watcher
+        // Listed after the watch started, so that no entry created in
+        // between is missed (it is at worst reported as `renamed`).
+        isDirectory = Self.isDirectory(path)
+        knownNames = isDirectory ? Self.entries(of: path) : []
+    }
+
+    /// Stops watching and closes the handle; ``start()`` starts again.
+    public func stop() {
+        handle?.close()
+        handle = nil
+        knownNames = []
+    }
+
+    /// Stops for good: ``start()`` does nothing afterwards. Idempotent.
+    public func close() {
+        isClosed = true
+        stop()
+    }
+
+    // MARK: Events
+
+    private func received(_ change: FSEventHandle.Change) {
+        guard let name = entryName(change.name) else {
+            // About the watched file or directory itself.
+            if change.renamed {
+                emitter.send(Event(path: path, kind: Self.exists(path) ? .renamed : .deleted))
+            } else if change.changed {
+                emitter.send(Event(path: path, kind: .modified))
+            }
+            return
+        }
+        let entryPath = entryPath(name)
+        if change.renamed {
+            if Self.exists(entryPath) {
+                let known = !knownNames.insert(name).inserted
+                emitter.send(Event(path: entryPath, kind: known ? .renamed : .created))
+            } else if knownNames.remove(name) != nil {
+                emitter.send(Event(path: entryPath, kind: .deleted))
+            }
+            // A name neither known nor present came and went before we
+            // looked: nothing to report.
+        } else if change.changed {
+            if Self.exists(entryPath) { knownNames.insert(name) }
+            emitter.send(Event(path: entryPath, kind: .modified))
+        }
+    }
+
+    /// The name of the directory entry libuv reported, or `nil` when the
+    /// event is about the watched path itself. libuv names the watched file
+    /// or directory by its own base name; in a directory, that is told apart
+    /// from an entry of the same name by the entry being neither known nor
+    /// present.
+    private func entryName(_ name: String?) -> String? {
+        guard isDirectory, let name else { return nil }
+        if name == Self.baseName(path), !knownNames.contains(name), !Self.exists(entryPath(name)) {
+            return nil
+        }
+        return name
+    }
+
+    private func entryPath(_ name: String) -> String {
+        path == "/" ? "/" + name : path + "/" + name
+    }
+
+    private func failed(_ error: LoopError) {
+        Diagnostics.logger.error("FileWatcher(\(path)): \(error)")
+        errors.send(error)
+    }
+
+    // MARK: File system
+
+    private static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    private static func baseName(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), path != "/" else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    private static func entries(of directory: String) -> Set<String> {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var names: Set<String> = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.insert(name) }
+        }
+        return names
+    }
+
+    // MARK: ComponentAttachment
+
+    public func componentDidBind(_ node: ComponentNode) {
+        emitter.adopt(by: node)
+        errors.adopt(by: node)
+    }
+
+    public func componentDidAppear() {
+        if startsWithComponent { start() }
+    }
+
+    public func componentDidDisappear() {
+        stop()
+    }
+
+    public func componentWillBeDestroyed() {
+        close()
+    }
+}

@@ -1,0 +1,208 @@
+internal import CLibUV
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `uv_process_t`: one child started with `uv_spawn`.
+///
+/// `uv_spawn` initialises the handle even when it fails (the handle is then
+/// in the loop's list and must be closed with `uv_close`), so a failed spawn
+/// closes the handle the ordinary way and throws.
+///
+/// The handle is never closed while the child runs: libuv stops watching a
+/// closed process handle and the child would stay a zombie. ``close()``
+/// before the exit callback kills the child with `SIGKILL` (it is the
+/// forced path, used when the owner is gone or the loop is torn down) and
+/// closes the handle from the exit callback; owners that want a polite
+/// termination signal the child and close after ``onExit``.
+@MainActor
+final class ProcessHandle: LoopHandle {
+    /// The child's exit status and terminating signal (0 if none).
+    private var onExit: (@MainActor (Int64, Int32) -> Void)?
+    /// Whether the child is gone (it exited, or it never started).
+    private(set) var hasExited = false
+    /// Whether ``close()`` was called before the exit callback.
+    private var closesOnExit = false
+    /// The child's process ID.
+    private(set) var pid: Int32 = 0
+
+    /// What the child's standard input, output or error is connected to.
+    enum Stdio {
+        /// `/dev/null`.
+        case ignore
+        /// A pipe the child reads (its standard input).
+        case inputPipe(PipeHandle)
+        /// A pipe the child writes (its standard output or error).
+        case outputPipe(PipeHandle)
+    }
+
+    /// Spawns `file` with `arguments` (not including `argv[0]`, which is
+    /// `file`).
+    ///
+    /// - Parameters:
+    ///   - environment: `KEY=value` entries, or `nil` to inherit this
+    ///     process's environment.
+    ///   - workingDirectory: Where the child starts, or `nil` for ours.
+    ///   - stdio: Standard input, output and error, in that order.
+    ///   - onExit: Called once, on the main actor, when the child exits.
+    /// - Throws: `uv_spawn`'s error (`ENOENT` for a missing executable or
+    ///   working directory, `EACCES`, ...), naming the executable.
+    init(
+        loop: EventLoop,
+        file: String,
+        arguments: [String],
+        environment: [String]?,
+        workingDirectory: String?,
+        stdio: [Stdio],
+        onExit: @escaping @MainActor (Int64, Int32) -> Void
+    ) throws(LoopError) {
+        var spawnResult: Int32 = 0
+        try super.init(size: MemoryLayout<uv_process_t>.size, operation: "uv_spawn") { raw in
+            spawnResult = Self.spawn(
+                loop: loop, process: raw.assumingMemoryBound(to: uv_process_t.self),
+                file: file, arguments: arguments, environment: environment,
+                workingDirectory: workingDirectory, stdio: stdio
+            )
+            // Always 0: the handle is initialised either way and is closed
+            // through `close()` below when the spawn failed.
+            return 0
+        }
+        if spawnResult < 0 {
+            hasExited = true
+            close()
+            var context = file
+            if let workingDirectory { context += " in \(workingDirectory)" }
+            throw LoopError("uv_spawn", code: spawnResult, context: context)
+        }
+        self.onExit = onExit
+        pid = process.pointee.pid
+    }
+
+    private var process: UnsafeMutablePointer<uv_process_t> {
+        raw.assumingMemoryBound(to: uv_process_t.self)
+    }
+
+    /// Sends `signal` to the child. Throws `ESRCH` if it is already gone.
+    func kill(_ signal: Int32) throws(LoopError) {
+        guard !hasExited, !isClosing else {
+            throw LoopError("uv_process_kill", code: UV_ESRCH.rawValue, context: "process \(pid)")
+        }
+        try LoopError.check(uv_process_kill(process, signal), "uv_process_kill", context: "process \(pid)")
+    }
+
+    override func releaseCallbacks() {
+        onExit = nil
+    }
+
+    /// Closes the handle, or, while the child runs, kills it with `SIGKILL`
+    /// and closes the handle once its exit callback has run. Idempotent.
+    override func close() {
+        if hasExited {
+            super.close()
+            return
+        }
+        guard !closesOnExit else { return }
+        closesOnExit = true
+        onExit = nil
+        uv_process_kill(process, SIGKILL)
+    }
+
+    fileprivate func exited(status: Int64, signal: Int32) {
+        hasExited = true
+        if closesOnExit {
+            super.close()
+            return
+        }
+        let callback = onExit
+        onExit = nil
+        callback?(status, signal)
+    }
+
+    /// Builds the C options (strings copied for the duration of the call:
+    /// `uv_spawn` forks and execs before it returns) and calls `uv_spawn`.
+    private static func spawn(
+        loop: EventLoop,
+        process: UnsafeMutablePointer<uv_process_t>,
+        file: String,
+        arguments: [String],
+        environment: [String]?,
+        workingDirectory: String?,
+        stdio: [Stdio]
+    ) -> Int32 {
+        let argv = CStringArray([file] + arguments)
+        let envp = environment.map(CStringArray.init)
+        defer {
+            argv.free()
+            envp?.free()
+        }
+        var containers = stdio.map { entry -> uv_stdio_container_t in
+            var container = uv_stdio_container_t()
+            switch entry {
+            case .ignore:
+                container.flags = UV_IGNORE
+            case .inputPipe(let pipe):
+                container.flags = uv_stdio_flags(UV_CREATE_PIPE.rawValue | UV_READABLE_PIPE.rawValue)
+                container.data.stream = pipe.stream
+            case .outputPipe(let pipe):
+                container.flags = uv_stdio_flags(UV_CREATE_PIPE.rawValue | UV_WRITABLE_PIPE.rawValue)
+                container.data.stream = pipe.stream
+            }
+            return container
+        }
+        // libuv learns of exits through SIGCHLD. A process started by a
+        // parent that had it blocked (a dispatch worker thread, for one)
+        // inherits the block, and the exit callback would never come:
+        // unblock it on the loop thread. Children start with an empty mask
+        // (libuv resets it between fork and exec).
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGCHLD)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        return file.withCString { file in
+            withOptionalCString(workingDirectory) { cwd in
+                containers.withUnsafeMutableBufferPointer { containers in
+                    var options = uv_process_options_t()
+                    options.exit_cb = processHandleExited
+                    options.file = file
+                    options.args = argv.pointer
+                    options.env = envp?.pointer
+                    options.cwd = cwd
+                    options.stdio_count = Int32(containers.count)
+                    options.stdio = containers.baseAddress
+                    return uv_spawn(loop.uv, process, &options)
+                }
+            }
+        }
+    }
+}
+
+private func withOptionalCString<R>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let string else { return body(nil) }
+    return string.withCString { body($0) }
+}
+
+/// A NULL-terminated `char *[]` of `strdup`ed strings, freed with ``free()``.
+private struct CStringArray {
+    let pointer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+    private let count: Int
+
+    init(_ strings: [String]) {
+        count = strings.count
+        pointer = .allocate(capacity: strings.count + 1)
+        for (index, string) in strings.enumerated() {
+            pointer[index] = strdup(string)
+        }
+        pointer[strings.count] = nil
+    }
+
+    func free() {
+        for index in 0..<count { Glibc.free(pointer[index]) }
+        pointer.deallocate()
+    }
+}
+
+private func processHandleExited(_ process: UnsafeMutablePointer<uv_process_t>?, _ status: Int64, _ signal: Int32) {
+    LoopHandle.dispatch(compose_uv_handle(process), as: ProcessHandle.self) { owner in
+        owner.exited(status: status, signal: signal)
+    }
+}

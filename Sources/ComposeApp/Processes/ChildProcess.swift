@@ -1,0 +1,459 @@
+import Compose
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process on the event loop: its standard output and error as
+/// lines, its exit as an emitter, and optionally its standard input.
+///
+/// ```swift
+/// struct Backup: Component {
+///     let rsync = ChildProcess("/usr/bin/rsync", arguments: ["-a", "data/", "backup/"])
+///     let nightly = LoopTimer(every: .seconds(86_400))
+///     var observers: Void {
+///         nightly += { try? rsync.start() }
+///         rsync.output += { line in print("rsync:", line) }
+///         rsync.didExit += { termination in print("rsync", termination) }
+///     }
+/// }
+/// ```
+///
+/// **Starting.** ``start()`` spawns the executable (looked up in `PATH` when
+/// it has no `/`) with ``arguments``, ``environment`` (by default this
+/// process's) and ``workingDirectory``. A missing executable or working
+/// directory makes ``start()`` throw at once (`ENOENT`, naming the
+/// executable); nothing is left open. A process can be started again after
+/// ``didExit``. Inside a component it is not started for you unless it was
+/// made with `startsWithComponent: true`.
+///
+/// **Output, then exit.** Standard output and error are read from pipes and
+/// split into lines (without `\n` or `\r\n`); a last line without a newline
+/// is sent when the pipe ends. libuv may report the exit before the pipes
+/// are read to their end, so ``didExit`` is held back until both pipes have
+/// ended: every line the child wrote arrives on ``output`` and
+/// ``errorOutput`` before ``didExit``. (If the child left a descendant that
+/// keeps a pipe open, what is buffered is read 200 ms after the exit, the
+/// pipe is closed and ``didExit`` is sent; later output of the descendant is
+/// not read.) The relative order of ``output`` and ``errorOutput`` lines is
+/// not preserved: they are separate pipes.
+///
+/// **Standard input.** Made with `acceptsInput: true`, the child reads a
+/// pipe that ``write(_:)-(String)`` feeds and ``closeInput()`` ends (after
+/// every queued write). Otherwise its standard input is `/dev/null`.
+/// Writing to a child's input makes the app ignore `SIGPIPE`, so that a
+/// write to a child that has exited fails with `EPIPE` on ``errors``
+/// instead of killing the app; children start with default signal
+/// dispositions.
+///
+/// **Termination policy.** ``terminate()`` sends `SIGTERM`, then `SIGKILL`
+/// if the child is still running after ``terminationGracePeriod`` (2 s by
+/// default). A component's child is terminated this way when the component
+/// disappears, and when it is destroyed (``close()``); the app's graceful
+/// shutdown destroys the tree, so it terminates every child it owns and
+/// waits for their exit (within the shutdown deadline). The process handle
+/// is closed only after libuv's exit callback, so no child is left a
+/// zombie, and the pipes are read to their end and closed.
+///
+/// **Lifetime.** A started process keeps itself (and the loop) alive until
+/// ``didExit`` has been sent: dropping the last reference to a running
+/// `ChildProcess` does not kill the child; call ``terminate()`` or
+/// ``close()``.
+@MainActor
+public final class ChildProcess: EmitterProtocol, ComponentAttachment {
+    /// Each line the child writes to its standard output.
+    public let output = Emitter<String>()
+    /// Each line the child writes to its standard error.
+    public let errorOutput = Emitter<String>()
+    /// Sent once per run, after the last line of output (see the type's
+    /// documentation for the order).
+    public let didExit = Emitter<Termination>()
+    /// Failures after ``start()``: reading a pipe, writing the input,
+    /// signalling the child. Also logged.
+    public let errors = Emitter<LoopError>()
+
+    /// The executable: a path, or a name looked up in `PATH`.
+    public let executable: String
+    /// The arguments after `argv[0]` (which is ``executable``).
+    public let arguments: [String]
+    /// The child's whole environment, or `nil` to inherit this process's.
+    public let environment: [String: String]?
+    /// Where the child starts, or `nil` for this process's directory.
+    public let workingDirectory: String?
+    /// Whether the child's standard input is a pipe ``write(_:)-(String)``
+    /// feeds (otherwise it is `/dev/null`).
+    public let acceptsInput: Bool
+    /// How long ``terminate()`` waits after `SIGTERM` before `SIGKILL`.
+    public var terminationGracePeriod: Duration = .seconds(2)
+
+    /// The process ID of the child last started (kept after it exits), or
+    /// `nil` before the first ``start()``.
+    public private(set) var pid: Int32?
+    /// How the last run ended, once ``didExit`` was sent.
+    public private(set) var termination: Termination?
+    /// Whether the child is running (started, and libuv has not reported
+    /// its exit yet).
+    public var isRunning: Bool { phase == .running }
+
+    private enum Phase {
+        /// Never started, or the last run is over (``didExit`` was sent).
+        case idle
+        /// The child runs.
+        case running
+        /// The child exited; its pipes are being read to their end.
+        case draining
+    }
+
+    private enum Stream {
+        case output, error
+    }
+
+    private let startsWithComponent: Bool
+    private var phase = Phase.idle
+    private var isClosed = false
+    private var process: ProcessHandle?
+    private var outputPipe: PipeHandle?
+    private var errorPipe: PipeHandle?
+    private var inputPipe: PipeHandle?
+    private var outputLines = LineBuffer()
+    private var errorLines = LineBuffer()
+    private var pendingTermination: Termination?
+    private var killTimer: TimerHandle?
+    private var drainTimer: TimerHandle?
+    /// Holds this object while a run is under way (see "Lifetime").
+    private var retainedWhileRunning: ChildProcess?
+
+    /// How long, after the exit, pipes still held open by a descendant are
+    /// waited for.
+    static let drainTimeout: Duration = .milliseconds(200)
+
+    /// Describes a child process; ``start()`` runs it.
+    ///
+    /// - Parameters:
+    ///   - executable: A path (`/bin/sh`), or a name looked up in `PATH`.
+    ///   - arguments: The arguments after `argv[0]`.
+    ///   - environment: The child's whole environment; `nil` (the default)
+    ///     inherits this process's. To add to it, merge with
+    ///     `ProcessInfo.processInfo.environment` (Foundation).
+    ///   - workingDirectory: Where the child starts; `nil` for this
+    ///     process's current directory.
+    ///   - acceptsInput: `true` to write to the child's standard input.
+    ///   - startsWithComponent: `true` to start the child when its
+    ///     component appears (failures are then logged and sent on
+    ///     ``errors``).
+    public init(
+        _ executable: String,
+        arguments: [String] = [],
+        environment: [String: String]? = nil,
+        workingDirectory: String? = nil,
+        acceptsInput: Bool = false,
+        startsWithComponent: Bool = false
+    ) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+        self.workingDirectory = workingDirectory
+        self.acceptsInput = acceptsInput
+        self.startsWithComponent = startsWithComponent
+    }
+
+    isolated deinit {
+        // Reached only when no run is under way (a run retains `self`).
+        process?.close()
+        outputPipe?.close()
+        errorPipe?.close()
+        inputPipe?.close()
+        killTimer?.close()
+        drainTimer?.close()
+    }
+
+    /// The child's standard output lines (the process is an emitter of them).
+    public var emitter: Emitter<String> { output }
+
+    // MARK: Running
+
+    /// Spawns the child. Does nothing (and logs) while a run is under way or
+    /// after ``close()``.
+    ///
+    /// - Throws: `uv_spawn`'s ``LoopError``, e.g. `ENOENT` naming the
+    ///   executable when it (or the working directory) does not exist.
+    ///   Everything opened for the spawn is closed before the throw.
+    public func start() throws(LoopError) {
+        guard !isClosed else {
+            Diagnostics.logger.warning("ChildProcess(\(executable)).start() after close(): ignored.")
+            return
+        }
+        guard phase == .idle else {
+            Diagnostics.logger.warning("ChildProcess(\(executable)).start() while it is running: ignored.")
+            return
+        }
+        var opened: [PipeHandle] = []
+        let process: ProcessHandle
+        let outputPipe: PipeHandle, errorPipe: PipeHandle, inputPipe: PipeHandle?
+        do {
+            outputPipe = try PipeHandle(loop: .main)
+            opened.append(outputPipe)
+            errorPipe = try PipeHandle(loop: .main)
+            opened.append(errorPipe)
+            if acceptsInput {
+                let pipe = try PipeHandle(loop: .main)
+                opened.append(pipe)
+                inputPipe = pipe
+                Self.ignoreBrokenPipes()
+            } else {
+                inputPipe = nil
+            }
+            process = try ProcessHandle(
+                loop: .main,
+                file: executable,
+                arguments: arguments,
+                environment: environment.map { $0.map { "\($0.key)=\($0.value)" }.sorted() },
+                workingDirectory: workingDirectory,
+                stdio: [inputPipe.map { .inputPipe($0) } ?? .ignore, .outputPipe(outputPipe), .outputPipe(errorPipe)],
+                onExit: { [weak self] status, signal in
+                    self?.exited(status: status, signal: signal)
+                }
+            )
+        } catch {
+            for pipe in opened { pipe.close() }
+            throw error
+        }
+        self.process = process
+        self.outputPipe = outputPipe
+        self.errorPipe = errorPipe
+        self.inputPipe = inputPipe
+        outputLines = LineBuffer()
+        errorLines = LineBuffer()
+        pid = process.pid
+        phase = .running
+        retainedWhileRunning = self
+        inputPipe?.reportErrors { [weak self] error in self?.report(error) }
+        read(outputPipe, as: .output)
+        read(errorPipe, as: .error)
+    }
+
+    /// Sends `signal` to the running child (`SIGTERM` by default). Does
+    /// nothing (and logs) when no child runs; a failure goes to ``errors``.
+    public func kill(_ signal: ProcessSignal.Name = .terminate) {
+        guard phase == .running, let process else {
+            Diagnostics.logger.warning("ChildProcess(\(executable)).kill(\(signal)) while it is not running: ignored.")
+            return
+        }
+        do {
+            try process.kill(signal.rawValue)
+        } catch {
+            report(error)
+        }
+    }
+
+    /// Terminates the running child politely: `SIGTERM` now, `SIGKILL` if
+    /// it still runs after ``terminationGracePeriod``. Idempotent while a
+    /// termination is under way; does nothing when no child runs.
+    public func terminate() {
+        guard phase == .running, killTimer == nil else { return }
+        kill(.terminate)
+        do {
+            let timer = try TimerHandle(loop: .main)
+            timer.keepsLoopAlive = false
+            timer.start(after: terminationGracePeriod) { [weak self] in
+                self?.gracePeriodEnded()
+            }
+            killTimer = timer
+        } catch {
+            report(error)
+        }
+    }
+
+    /// Ends this process object for good: closes the input, terminates a
+    /// running child (see ``terminate()``) and closes every handle once it
+    /// has exited; ``start()`` does nothing afterwards. Idempotent.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        closeInput()
+        terminate()
+    }
+
+    // MARK: Input
+
+    /// Queues the UTF-8 bytes of `text` for the child's standard input.
+    /// Needs `acceptsInput: true` and a running child (otherwise logged and
+    /// ignored); a failed write goes to ``errors``.
+    public func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Queues `bytes` for the child's standard input.
+    public func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { write($0) }
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer) {
+        guard let inputPipe, phase == .running else {
+            let reason = !acceptsInput ? "it was made without acceptsInput" : phase != .running ? "it is not running" : "its input is closed"
+            Diagnostics.logger.warning("ChildProcess(\(executable)).write: ignored, \(reason).")
+            return
+        }
+        inputPipe.write(copying: bytes)
+    }
+
+    /// Ends the child's standard input once every queued write is done:
+    /// the child reads end of input. Idempotent.
+    public func closeInput() {
+        inputPipe?.closeAfterWrites()
+        inputPipe = nil
+    }
+
+    // MARK: Events
+
+    private func read(_ pipe: PipeHandle, as stream: Stream) {
+        do {
+            try pipe.startReading({ [weak self] bytes in
+                self?.received(bytes, on: stream)
+            }, onError: { [weak self] error in
+                self?.report(error)
+                self?.ended(stream)
+            })
+        } catch {
+            report(error)
+            ended(stream)
+        }
+    }
+
+    private func received(_ bytes: UnsafeRawBufferPointer?, on stream: Stream) {
+        guard let bytes else {
+            ended(stream)
+            return
+        }
+        switch stream {
+        case .output:
+            for line in outputLines.append(bytes) { output.send(line) }
+        case .error:
+            for line in errorLines.append(bytes) { errorOutput.send(line) }
+        }
+    }
+
+    /// A pipe reached its end (or failed): flushes its last line, closes it.
+    private func ended(_ stream: Stream) {
+        switch stream {
+        case .output:
+            guard let pipe = outputPipe else { return }
+            outputPipe = nil
+            pipe.close()
+            if let last = outputLines.finish() { output.send(last) }
+        case .error:
+            guard let pipe = errorPipe else { return }
+            errorPipe = nil
+            pipe.close()
+            if let last = errorLines.finish() { errorOutput.send(last) }
+        }
+        finishIfDrained()
+    }
+
+    private func exited(status: Int64, signal: Int32) {
+        pendingTermination = Termination(status: status, signal: signal == 0 ? nil : signal)
+        phase = .draining
+        killTimer?.close()
+        killTimer = nil
+        // The exit callback has run: closing the handle is safe now.
+        process?.close()
+        process = nil
+        inputPipe?.close()
+        inputPipe = nil
+        if outputPipe != nil || errorPipe != nil {
+            armDrainTimer()
+        }
+        finishIfDrained()
+    }
+
+    private func armDrainTimer() {
+        do {
+            let timer = try TimerHandle(loop: .main)
+            timer.start(after: Self.drainTimeout) { [weak self] in
+                self?.drainNow()
+            }
+            drainTimer = timer
+        } catch {
+            report(error)
+            drainNow()
+        }
+    }
+
+    /// A descendant still holds a pipe open: reads what is buffered, then
+    /// ends the pipes.
+    private func drainNow() {
+        drainTimer?.close()
+        drainTimer = nil
+        if let pipe = outputPipe {
+            _ = pipe.readAvailable { bytes in received(bytes, on: .output) }
+            ended(.output)
+        }
+        if let pipe = errorPipe {
+            _ = pipe.readAvailable { bytes in received(bytes, on: .error) }
+            ended(.error)
+        }
+    }
+
+    private func finishIfDrained() {
+        guard phase == .draining, outputPipe == nil, errorPipe == nil, let result = pendingTermination else { return }
+        drainTimer?.close()
+        drainTimer = nil
+        pendingTermination = nil
+        termination = result
+        phase = .idle
+        let retained = retainedWhileRunning
+        retainedWhileRunning = nil
+        withExtendedLifetime(retained) {
+            didExit.send(result)
+        }
+    }
+
+    private func gracePeriodEnded() {
+        killTimer?.close()
+        killTimer = nil
+        guard phase == .running else { return }
+        Diagnostics.logger.warning("ChildProcess(\(executable)) pid \(pid ?? 0) still runs \(terminationGracePeriod) after SIGTERM: sending SIGKILL.")
+        kill(.kill)
+    }
+
+    private func report(_ error: LoopError) {
+        Diagnostics.logger.error("ChildProcess(\(executable)): \(error)")
+        errors.send(error)
+    }
+
+    /// Ignores `SIGPIPE` once for the process (see "Standard input").
+    private static var ignoresBrokenPipes = false
+
+    private static func ignoreBrokenPipes() {
+        guard !ignoresBrokenPipes else { return }
+        ignoresBrokenPipes = true
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    // MARK: ComponentAttachment
+
+    public func componentDidBind(_ node: ComponentNode) {
+        output.adopt(by: node)
+        errorOutput.adopt(by: node)
+        didExit.adopt(by: node)
+        errors.adopt(by: node)
+    }
+
+    public func componentDidAppear() {
+        guard startsWithComponent, phase == .idle else { return }
+        do {
+            try start()
+        } catch {
+            report(error)
+        }
+    }
+
+    public func componentDidDisappear() {
+        terminate()
+    }
+
+    public func componentWillBeDestroyed() {
+        close()
+    }
+}
