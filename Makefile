@@ -2,11 +2,12 @@
 #   make test   installs what a fresh Debian machine lacks, runs every test
 #   make run    runs the example app
 #   make bench  runs the benchmarks (release build) and prints the table
+#   make check-leaks  runs fixture apps under valgrind: no leak, no invalid access
 
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build test run bench deps clean
+.PHONY: all build test run bench deps clean check-leaks
 
 all: build
 
@@ -30,6 +31,17 @@ run: deps
 
 bench: deps
 	cd Benchmarks && $(SWIFT) run -c release ComposeBenchmarks
+
+# Scenarios of the fixture app (Tests/Fixtures/AppFixture) under valgrind's
+# memcheck; fails on a definite leak or an invalid read or write. See
+# scripts/check-leaks.sh (one summary line per scenario).
+check-leaks: deps
+	@if ! command -v valgrind >/dev/null 2>&1; then \
+		echo "Installing valgrind with apt-get..."; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; \
+	fi
+	SWIFT="$(SWIFT)" scripts/check-leaks.sh
 
 clean:
 	rm -rf .build Benchmarks/.build

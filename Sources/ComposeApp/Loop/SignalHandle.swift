@@ -1,4 +1,7 @@
 internal import CLibUV
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A `uv_signal_t`.
 @MainActor
@@ -15,6 +18,16 @@ final class SignalHandle: LoopHandle {
         guard !isClosing else { return }
         self.callback = callback
         try LoopError.check(uv_signal_start(raw.assumingMemoryBound(to: uv_signal_t.self), signalHandleFired, signal), "uv_signal_start", context: "signal \(signal)")
+        // A blocked signal stays pending and never reaches libuv's handler.
+        // Children inherit their parent's signal mask, and a parent that
+        // spawns from a dispatch worker thread (Foundation's Process in Swift
+        // concurrency) blocks SIGINT, SIGTERM, SIGHUP and more: unblock the
+        // signal on the loop thread. After uv_signal_start, so that one
+        // already pending reaches the handler, not the default action.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, signal)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     func stop() {

@@ -20,6 +20,10 @@ final class TimerHandle: LoopHandle {
     func start(after timeout: Duration, repeat interval: Duration = .zero, _ callback: @escaping @MainActor () -> Void) {
         guard !isClosing else { return }
         self.callback = callback
+        // libuv counts from the loop's cached "now", which is stale when the
+        // timer starts before the loop runs or after a long callback; without
+        // this the first firing comes early by that much.
+        uv_update_time(handle.pointee.loop)
         uv_timer_start(timer, timerHandleFired, Self.milliseconds(timeout), Self.milliseconds(interval))
     }
 

@@ -1,43 +1,40 @@
 // The app the ComposeApp tests start as a real process. The scenario comes
-// from the environment (COMPOSE_FIXTURE); every event is a line on stdout.
+// from the environment (COMPOSE_FIXTURE): didBindRootComponent() deep-links
+// the root router to the child with that label. Every event is one line on
+// stdout, flushed at once, so a test can wait for it.
 import ComposeApp
 import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
 
+/// Prints one event line and flushes it.
 @MainActor
 func say(_ line: String) {
     print(line)
     fflush(nil)
 }
 
-let scenario = ProcessInfoLite.environment("COMPOSE_FIXTURE") ?? "lifecycle"
+/// Reads an environment variable.
+func environment(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+}
 
-enum ProcessInfoLite {
-    static func environment(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
+let scenario = environment("COMPOSE_FIXTURE") ?? "lifecycle"
+
+/// The main thread, captured before the tree is bound.
+@MainActor
+enum MainThread {
+    static var id: pthread_t?
+
+    /// Whether the caller runs on the thread that started the app.
+    static var isCurrent: Bool {
+        guard let id else { return false }
+        return pthread_equal(id, pthread_self()) != 0
     }
 }
 
-/// Keeps the app alive and reports its own lifecycle.
-struct Lifecycle: Component {
-    let inner = Inner()
-    let keepAlive = LoopTimer(every: .seconds(3600))
-    var observers: Void {
-        didAppear += { say("appear lifecycle") }
-        didDisappear += { say("disappear lifecycle") }
-    }
-}
-
-struct Inner: Component {
-    let ping = SignalEmitter()
-    var observers: Void {
-        didAppear += { say("appear inner") }
-        didDisappear += { say("disappear inner") }
-    }
-}
-
+/// Nothing; the route before a scenario is opened.
 struct Idle: Component {
     var observers: Void { None }
 }
@@ -46,6 +43,17 @@ struct Idle: Component {
 struct FixtureApp: RouterComponent {
     let idle = Idle()
     let lifecycle = Lifecycle()
+    let selfShutdown = SelfShutdown()
+    let earlyShutdown = EarlyShutdown()
+    let deadline = Deadline()
+    let timers = Timers()
+    let unref = Unref()
+    let signals = Signals()
+    let stdin = StandardInputScenario()
+    let async = AsyncScenario()
+    let debounce = Debounce()
+    let stress = Stress()
+    let loopError = LoopErrorScenario()
     let router = Router(start: \Self.idle)
 
     var observers: Void {
@@ -56,7 +64,14 @@ struct FixtureApp: RouterComponent {
 }
 
 extension FixtureApp: StartupComponent {
+    /// The shutdown deadline comes from COMPOSE_DEADLINE_MS (default 10 s).
+    static var configuration: StartupConfiguration {
+        let milliseconds = environment("COMPOSE_DEADLINE_MS").flatMap { Int($0) } ?? 10_000
+        return StartupConfiguration(shutdownDeadline: .milliseconds(milliseconds))
+    }
+
     func willBindRootComponent() {
+        MainThread.id = pthread_self()
         say("willBind")
     }
 

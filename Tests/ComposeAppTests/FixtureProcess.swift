@@ -1,0 +1,266 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// The fixture app (`ComposeFixture`) running one scenario as a child
+/// process, with its standard streams on pipes.
+///
+/// ```swift
+/// let app = try FixtureProcess("lifecycle")
+/// try await app.waitFor("ready")
+/// app.signal(SIGTERM)
+/// #expect(await app.waitForExit() == 0)
+/// ```
+///
+/// Waiting is event-driven: a reader thread per pipe, blocked in `read(2)`,
+/// hands each chunk to a ``FixtureOutput``, which resumes the task waiting
+/// for a line; the timeouts only turn a hang into a failure.
+final class FixtureProcess: Sendable {
+    /// How long a wait may take before the test fails instead of hanging.
+    static let failureTimeout: Duration = .seconds(20)
+
+    let scenario: String
+    /// Standard output, line by line.
+    let output = FixtureOutput()
+    /// Standard error (the runtime's log), kept for failure messages.
+    let errors = FixtureOutput()
+
+    private let process: Process
+    private let stdinHandle: FileHandle
+    private let exit = ExitWatch()
+
+    /// Starts the fixture on `scenario` (COMPOSE_FIXTURE) with extra
+    /// environment variables, and with `blockedSignals` blocked in its
+    /// signal mask (none by default, as a shell starts a program). Standard
+    /// input is a pipe (see ``writeStdin(_:)``) unless `inputFile` names a
+    /// file to redirect it from.
+    init(
+        _ scenario: String,
+        environment extra: [String: String] = [:],
+        blockedSignals: [Int32] = [],
+        inputFile: URL? = nil
+    ) throws {
+        Self.ignoreBrokenPipes
+        self.scenario = scenario
+        var environment = ProcessInfo.processInfo.environment
+        environment["COMPOSE_FIXTURE"] = scenario
+        environment.merge(extra) { _, new in new }
+
+        // Pipes are close-on-exec on both ends: Foundation's Pipe is not,
+        // and a child that another test in this process spawns with libuv
+        // would inherit them and hold back this child's end of output (or of
+        // input). Process dup2s the child's ends onto 0, 1 and 2, which
+        // clears the flag there, and closes everything else in the child.
+        let input = try Self.pipe()
+        let out = try Self.pipe()
+        let err = try Self.pipe()
+
+        let process = Process()
+        process.executableURL = try Self.executableURL()
+        process.environment = environment
+        if let inputFile {
+            process.standardInput = try FileHandle(forReadingFrom: inputFile)
+        } else {
+            process.standardInput = input.read
+        }
+        process.standardOutput = out.write
+        process.standardError = err.write
+        self.process = process
+        stdinHandle = input.write
+
+        Self.read(out.read, into: output)
+        Self.read(err.read, into: errors)
+        let exit = exit
+        process.terminationHandler = { process in
+            // A death by signal is reported as the negated signal number,
+            // so it cannot pass for an exit status.
+            let status = process.terminationReason == .uncaughtSignal
+                ? -process.terminationStatus
+                : process.terminationStatus
+            exit.exited(with: status)
+        }
+        // The child inherits the signal mask of the thread that spawns it;
+        // a dispatch worker (this task's thread) blocks most signals.
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for signal in blockedSignals { sigaddset(&mask, signal) }
+        var previous = sigset_t()
+        pthread_sigmask(SIG_SETMASK, &mask, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        try process.run()
+        try input.read.close()
+        try out.write.close()
+        try err.write.close()
+    }
+
+    /// A test that failed before the child exited must not leave it behind.
+    deinit {
+        if exit.status == nil { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// The child's process id.
+    var pid: Int32 { process.processIdentifier }
+
+    /// Whether the child has not exited yet.
+    var isRunning: Bool {
+        exit.status == nil
+    }
+
+    /// Standard output so far, for failure messages.
+    var transcript: String {
+        "stdout of \(scenario):\n\(output.text)\nstderr:\n\(errors.text)"
+    }
+
+    /// Waits until the fixture printed `line` (now or before). Records an
+    /// issue and throws if output ended or the failure timeout passed first.
+    func waitFor(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let found = await output.waitForLine(timeout: Self.failureTimeout) { $0 == line }
+        if !found {
+            Issue.record("\"\(line)\" never came.\n\(transcript)", sourceLocation: sourceLocation)
+            throw FixtureFailure.lineNeverCame(line)
+        }
+    }
+
+    /// Sends `signal` to the child.
+    func signal(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Writes `text` (UTF-8) to the child's standard input.
+    func writeStdin(_ text: String) throws {
+        try stdinHandle.write(contentsOf: Data(text.utf8))
+    }
+
+    /// Closes the child's standard input: end of input.
+    func closeStdin() throws {
+        try stdinHandle.close()
+    }
+
+    /// Waits for the child to exit and for the end of its output, and
+    /// returns its exit status (a death by signal `n` is `-n`). Past the
+    /// failure timeout it kills the child and records an issue.
+    func waitForExit(sourceLocation: SourceLocation = #_sourceLocation) async -> Int32 {
+        let pid = process.processIdentifier
+        let watchdog = Task {
+            try await Task.sleep(for: Self.failureTimeout)
+            kill(pid, SIGKILL)
+        }
+        let status = await exit.wait()
+        watchdog.cancel()
+        if status == -SIGKILL {
+            Issue.record("\(scenario) did not exit in time and was killed.\n\(transcript)", sourceLocation: sourceLocation)
+        }
+        // The pipe's end of file may trail the exit by a moment.
+        await output.waitForEnd(timeout: Self.failureTimeout)
+        return status
+    }
+
+    // MARK: Setup
+
+    enum FixtureFailure: Error {
+        case lineNeverCame(String)
+        case executableNotFound([String])
+        case pipe(Int32)
+    }
+
+    /// Writing to a child that already exited must fail with EPIPE, not
+    /// kill the test runner. (Children inherit the ignored disposition.)
+    private static let ignoreBrokenPipes: Void = {
+        _ = Glibc.signal(SIGPIPE, SIG_IGN)
+    }()
+
+    /// Feeds what `handle` delivers to `output` from a thread of its own,
+    /// blocked in `read(2)` until data or end of file comes. (A
+    /// `readabilityHandler` was tried first: on Linux it now and then never
+    /// reports end of file.) The thread owns the handle and closes it at
+    /// the end.
+    private static func read(_ handle: FileHandle, into output: FixtureOutput) {
+        let thread = Thread {
+            let fd = handle.fileDescriptor
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    output.receive(Data(buffer[0..<count]))
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else {
+                    output.receive(Data())
+                    break
+                }
+            }
+            try? handle.close()
+        }
+        thread.name = "FixtureProcess reader"
+        thread.start()
+    }
+
+    /// A pipe whose two ends are close-on-exec from the start (`pipe2`,
+    /// which Glibc's Swift module does not declare, looked up by name).
+    private static func pipe() throws -> (read: FileHandle, write: FileHandle) {
+        typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>?, Int32) -> Int32
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "pipe2") else { throw FixtureFailure.pipe(ENOSYS) }
+        let pipe2 = unsafeBitCast(symbol, to: Pipe2.self)
+        var fds: [Int32] = [-1, -1]
+        guard pipe2(&fds, O_CLOEXEC) == 0 else { throw FixtureFailure.pipe(errno) }
+        return (FileHandle(fileDescriptor: fds[0], closeOnDealloc: true),
+                FileHandle(fileDescriptor: fds[1], closeOnDealloc: true))
+    }
+
+    /// `ComposeFixture` is built next to the test bundle; failing that, in
+    /// the package's default build folder.
+    private static func executableURL() throws -> URL {
+        var candidates: [URL] = []
+        if let test = Bundle.main.executableURL {
+            candidates.append(test.deletingLastPathComponent().appendingPathComponent("ComposeFixture"))
+        }
+        if let argument = CommandLine.arguments.first {
+            candidates.append(URL(fileURLWithPath: argument).deletingLastPathComponent().appendingPathComponent("ComposeFixture"))
+        }
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while folder.path != "/" {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+                candidates.append(folder.appendingPathComponent(".build/debug/ComposeFixture"))
+                break
+            }
+            folder.deleteLastPathComponent()
+        }
+        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) {
+            return found
+        }
+        throw FixtureFailure.executableNotFound(candidates.map(\.path))
+    }
+}
+
+/// The exit status of a child, once known, and the tasks waiting for it.
+private final class ExitWatch: Sendable {
+    private struct State {
+        var status: Int32?
+        var waiters: [CheckedContinuation<Int32, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    var status: Int32? {
+        state.withLock { $0.status }
+    }
+
+    func exited(with status: Int32) {
+        let waiters = state.withLock { state in
+            state.status = status
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: status) }
+    }
+
+    func wait() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            let status: Int32? = state.withLock { state in
+                if state.status == nil { state.waiters.append(continuation) }
+                return state.status
+            }
+            if let status { continuation.resume(returning: status) }
+        }
+    }
+}
