@@ -1,15 +1,13 @@
 /// The state behind ``InstanceComponent``: live instances by id, each bound
 /// as a child of the container's node (labelled with its id).
 @MainActor
-final class InstanceBox<Content: Component>: BoundObject, NodeBehavior {
+final class InstanceBox<Content: Component>: ContainerBox<InstanceID>, NodeBehavior {
     struct Instance {
         let id: InstanceID
         let component: Content
         let node: ComponentNode
     }
 
-    let didCreate = Emitter<InstanceID>()
-    let didDestroy = Emitter<InstanceID>()
     private(set) var instances: [Instance] = []
     private var nextID: UInt64 = 1
     /// Emitters that forward one member emitter of every instance.
@@ -17,20 +15,6 @@ final class InstanceBox<Content: Component>: BoundObject, NodeBehavior {
 
     nonisolated override init() {
         super.init()
-    }
-
-    var container: ComponentNode? { owner }
-
-    override func claim(by node: ComponentNode) {
-        super.claim(by: node)
-        guard owner === node else { return }
-        didCreate.storage.claim(by: node)
-        didDestroy.storage.claim(by: node)
-    }
-
-    override func didBindChildren(of node: ComponentNode) {
-        guard owner === node else { return }
-        node.behavior = self
     }
 
     func add(_ make: @MainActor () -> Content) -> InstanceID? {
@@ -109,10 +93,6 @@ final class InstanceBox<Content: Component>: BoundObject, NodeBehavior {
         forwards = [:]
     }
 
-    func report(_ code: Diagnostic.Code, _ message: String) {
-        let diagnostic = Diagnostic(code, message, path: container?.path)
-        if let tree = container?.tree { tree.report(diagnostic) } else { Diagnostics.report(diagnostic) }
-    }
 
     /// One member emitter of every instance, forwarded as `(id, value)`.
     struct Forward {

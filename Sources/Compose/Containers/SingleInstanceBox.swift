@@ -1,9 +1,7 @@
 /// The state behind ``LazyComponent`` and ``DynamicComponent``: at most one
 /// instance of `Content`, bound as the only child of the container's node.
 @MainActor
-final class SingleInstanceBox<Content: Component>: BoundObject, NodeBehavior {
-    let didCreate = SignalEmitter()
-    let didDestroy = SignalEmitter()
+final class SingleInstanceBox<Content: Component>: ContainerBox<Void>, NodeBehavior {
     /// Set for a lazy component: the instance is made on activation.
     let factory: (@MainActor () -> Content)?
     private(set) var instance: Content?
@@ -14,20 +12,6 @@ final class SingleInstanceBox<Content: Component>: BoundObject, NodeBehavior {
         self.kind = kind
         self.factory = factory
         super.init()
-    }
-
-    var container: ComponentNode? { owner }
-
-    override func claim(by node: ComponentNode) {
-        super.claim(by: node)
-        guard owner === node else { return }
-        didCreate.storage.claim(by: node)
-        didDestroy.storage.claim(by: node)
-    }
-
-    override func didBindChildren(of node: ComponentNode) {
-        guard owner === node else { return }
-        node.behavior = self
     }
 
     // MARK: Creating and destroying
@@ -112,8 +96,4 @@ final class SingleInstanceBox<Content: Component>: BoundObject, NodeBehavior {
         return Emitter()
     }
 
-    func report(_ code: Diagnostic.Code, _ message: String) {
-        let diagnostic = Diagnostic(code, message, path: container?.path)
-        if let tree = container?.tree { tree.report(diagnostic) } else { Diagnostics.report(diagnostic) }
-    }
 }

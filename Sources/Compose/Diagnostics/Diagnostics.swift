@@ -15,4 +15,10 @@ public enum Diagnostics {
         logger.warning("\(diagnostic.description)")
         unattached.send(diagnostic)
     }
+
+    /// Reports `diagnostic` to the tree of `node`, or as unattached when
+    /// there is none.
+    static func report(_ diagnostic: Diagnostic, in node: ComponentNode?) {
+        if let tree = node?.tree { tree.report(diagnostic) } else { report(diagnostic) }
+    }
 }

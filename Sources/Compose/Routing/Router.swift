@@ -171,7 +171,7 @@ public final class Router: BoundObject {
         super.claim(by: node)
         guard owner === node else { return }
         for emitter in [didPush, didPop, didReplace, didChangePath] {
-            emitter.storage.claim(by: node)
+            emitter.adopt(by: node)
         }
     }
 
@@ -284,8 +284,7 @@ public final class Router: BoundObject {
     }
 
     private func report(_ code: Diagnostic.Code, _ message: String) {
-        let diagnostic = Diagnostic(code, message, path: owner?.path)
-        if let tree = owner?.tree { tree.report(diagnostic) } else { Diagnostics.report(diagnostic) }
+        Diagnostics.report(Diagnostic(code, message, path: owner?.path), in: owner)
     }
 
     private func unboundRoute(_ key: RouteKey) -> Route {

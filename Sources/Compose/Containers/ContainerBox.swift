@@ -1,0 +1,31 @@
+/// What the container boxes share: the container's node owns them and
+/// their `didCreate`/`didDestroy` emitters, and they drive which children
+/// the node has (as its ``NodeBehavior``).
+@MainActor
+class ContainerBox<Event>: BoundObject {
+    let didCreate = Emitter<Event>()
+    let didDestroy = Emitter<Event>()
+
+    nonisolated override init() {
+        super.init()
+    }
+
+    /// The container's node, once bound.
+    var container: ComponentNode? { owner }
+
+    override func claim(by node: ComponentNode) {
+        super.claim(by: node)
+        guard owner === node else { return }
+        didCreate.adopt(by: node)
+        didDestroy.adopt(by: node)
+    }
+
+    override func didBindChildren(of node: ComponentNode) {
+        guard owner === node, let behavior = self as? any NodeBehavior else { return }
+        node.behavior = behavior
+    }
+
+    func report(_ code: Diagnostic.Code, _ message: String) {
+        Diagnostics.report(Diagnostic(code, message, path: container?.path), in: container)
+    }
+}
