@@ -87,7 +87,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The app ComposeAppTests start as a real process.
+        // The apps ComposeAppTests start as real processes (the fixture,
+        // and the chat daemon above).
         .executableTarget(
             name: "ComposeFixture",
             dependencies: ["ComposeApp"],
@@ -96,7 +97,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ComposeAppTests",
-            dependencies: ["ComposeApp", "ComposeFixture"],
+            dependencies: ["ComposeApp", "ComposeFixture", "ComposeChat"],
             path: "Tests/ComposeAppTests",
             swiftSettings: strictSettings
         ),

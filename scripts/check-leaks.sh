@@ -184,7 +184,28 @@ scenario_loopError() {
     report 0 "operation: uv_pipe_open name: EBADF"
 }
 
-ALL=(stress lifecycle timers signals stdin stdinFile async debounce selfShutdown earlyShutdown deadline loopError)
+# I/O: a TCP server and 200 in-process clients closing in every way;
+# 50 child processes in turn and one left for the shutdown to terminate;
+# a file watcher through 20 create/modify/delete cycles.
+scenario_tcp() {
+    start tcp
+    finish
+    report 0 "tcp done" "disappear app"
+}
+
+scenario_process() {
+    start process
+    finish
+    report 0 "process done" "disappear app"
+}
+
+scenario_files() {
+    start files
+    finish
+    report 0 "files done" "disappear app"
+}
+
+ALL=(stress lifecycle timers signals stdin stdinFile async debounce selfShutdown earlyShutdown deadline loopError tcp process files)
 SELECTED=("$@")
 ((${#SELECTED[@]})) || SELECTED=("${ALL[@]}")
 

@@ -1,14 +1,17 @@
 import Foundation
 import Synchronization
 
-/// The lines a fixture process printed, split as they arrive, and the tasks
-/// waiting for one of them. A reader thread feeds it; a waiting task is
-/// resumed by the chunk that brings its line (or the end of output), never
-/// by polling.
+/// The lines a child process printed (or a socket received), split as they
+/// arrive, and the tasks waiting for one of them. A reader thread feeds it;
+/// a waiting task is resumed by the chunk that brings its line (or the end
+/// of output), never by polling.
 final class FixtureOutput: Sendable {
     private struct Waiter {
-        let matches: @Sendable (String) -> Bool
+        /// Whether what arrived so far is what the task waits for.
+        let isSatisfied: @Sendable ([String]) -> Bool
         let continuation: CheckedContinuation<Bool, Never>
+        /// The failure guard, cancelled once the waiter is resumed.
+        let failureGuard: Task<Void, Never>
     }
 
     private struct State {
@@ -26,6 +29,11 @@ final class FixtureOutput: Sendable {
         state.withLock { $0.lines }
     }
 
+    /// Whether the output has ended (end of file, or the socket closed).
+    var hasEnded: Bool {
+        state.withLock { $0.ended }
+    }
+
     /// Everything received so far, as text (complete lines and the rest).
     var text: String {
         state.withLock { state in
@@ -37,8 +45,8 @@ final class FixtureOutput: Sendable {
 
     /// Adds bytes read; an empty chunk means end of output.
     func receive(_ data: Data) {
-        let resumed: [(CheckedContinuation<Bool, Never>, Bool)] = state.withLock { state in
-            var resumed: [(CheckedContinuation<Bool, Never>, Bool)] = []
+        let resumed: [(Waiter, Bool)] = state.withLock { state in
+            var resumed: [(Waiter, Bool)] = []
             if data.isEmpty {
                 state.ended = true
                 if !state.pending.isEmpty {
@@ -53,45 +61,60 @@ final class FixtureOutput: Sendable {
                 state.pending = Data(state.pending[(newline + 1)...])
             }
             for (id, waiter) in state.waiters {
-                if state.lines.contains(where: waiter.matches) {
-                    resumed.append((waiter.continuation, true))
+                if waiter.isSatisfied(state.lines) {
+                    resumed.append((waiter, true))
                     state.waiters[id] = nil
                 } else if state.ended {
-                    resumed.append((waiter.continuation, false))
+                    resumed.append((waiter, false))
                     state.waiters[id] = nil
                 }
             }
             return resumed
         }
-        for (continuation, found) in resumed { continuation.resume(returning: found) }
+        for (waiter, found) in resumed {
+            waiter.failureGuard.cancel()
+            waiter.continuation.resume(returning: found)
+        }
     }
 
     /// Waits until a line satisfying `matches` was printed (now or before).
     /// Returns `false` if output ended or `timeout` passed first.
     func waitForLine(timeout: Duration, matching matches: @escaping @Sendable (String) -> Bool) async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let registered: Int? = state.withLock { state in
-                if state.lines.contains(where: matches) || state.ended { return nil }
-                let id = state.nextID
-                state.nextID += 1
-                state.waiters[id] = Waiter(matches: matches, continuation: continuation)
-                return id
-            }
-            guard let registered else {
-                continuation.resume(returning: state.withLock { $0.lines.contains(where: matches) })
-                return
-            }
-            // The failure guard: only a hang reaches it.
-            Task { [weak self] in
-                try? await Task.sleep(for: timeout)
-                self?.expire(registered)
-            }
-        }
+        await waitUntil(timeout: timeout) { $0.contains(where: matches) }
+    }
+
+    /// Waits until at least `count` complete lines arrived. Returns `false`
+    /// if output ended or `timeout` passed first.
+    func waitForLines(count: Int, timeout: Duration) async -> Bool {
+        await waitUntil(timeout: timeout) { $0.count >= count }
     }
 
     /// Waits for the end of output (or `timeout`).
     func waitForEnd(timeout: Duration) async {
-        _ = await waitForLine(timeout: timeout) { _ in false }
+        _ = await waitUntil(timeout: timeout) { _ in false }
+    }
+
+    /// Waits until the lines so far satisfy `isSatisfied` (checked now and
+    /// on every chunk). Returns `false` if output ended or `timeout` passed
+    /// first.
+    func waitUntil(timeout: Duration, _ isSatisfied: @escaping @Sendable ([String]) -> Bool) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let registered: Bool = state.withLock { state in
+                if isSatisfied(state.lines) || state.ended { return false }
+                let id = state.nextID
+                state.nextID += 1
+                // The failure guard: only a hang reaches its end.
+                let failureGuard = Task { [weak self] in
+                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                    self?.expire(id)
+                }
+                state.waiters[id] = Waiter(isSatisfied: isSatisfied, continuation: continuation, failureGuard: failureGuard)
+                return true
+            }
+            if !registered {
+                continuation.resume(returning: state.withLock { isSatisfied($0.lines) })
+            }
+        }
     }
 
     private func expire(_ id: Int) {

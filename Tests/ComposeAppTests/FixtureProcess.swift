@@ -2,14 +2,17 @@ import Foundation
 import Synchronization
 import Testing
 
-/// The fixture app (`ComposeFixture`) running one scenario as a child
-/// process, with its standard streams on pipes.
+/// An executable of the package running as a child process, with its
+/// standard streams on pipes: the fixture app (`ComposeFixture`) on one
+/// scenario, or another app such as the chat daemon.
 ///
 /// ```swift
 /// let app = try FixtureProcess("lifecycle")
 /// try await app.waitFor("ready")
 /// app.signal(SIGTERM)
 /// #expect(await app.waitForExit() == 0)
+///
+/// let chat = try FixtureProcess(executable: "ComposeChat", environment: ["CHAT_PORT": "0"])
 /// ```
 ///
 /// Waiting is event-driven: a reader thread per pipe, blocked in `read(2)`,
@@ -19,7 +22,9 @@ final class FixtureProcess: Sendable {
     /// How long a wait may take before the test fails instead of hanging.
     static let failureTimeout: Duration = .seconds(20)
 
-    let scenario: String
+    /// What failure messages call the process: the scenario, or the
+    /// executable's name.
+    let name: String
     /// Standard output, line by line.
     let output = FixtureOutput()
     /// Standard error (the runtime's log), kept for failure messages.
@@ -34,16 +39,37 @@ final class FixtureProcess: Sendable {
     /// signal mask (none by default, as a shell starts a program). Standard
     /// input is a pipe (see ``writeStdin(_:)``) unless `inputFile` names a
     /// file to redirect it from.
-    init(
+    convenience init(
         _ scenario: String,
         environment extra: [String: String] = [:],
         blockedSignals: [Int32] = [],
         inputFile: URL? = nil
     ) throws {
+        try self.init(
+            executable: "ComposeFixture",
+            name: scenario,
+            environment: ["COMPOSE_FIXTURE": scenario].merging(extra) { _, new in new },
+            blockedSignals: blockedSignals,
+            inputFile: inputFile
+        )
+    }
+
+    /// Starts `executable`, a product of the package built next to the
+    /// tests, with `arguments` and this process's environment plus `extra`.
+    /// `name` (the executable's by default) labels failure messages; the
+    /// other parameters are those of ``init(_:environment:blockedSignals:inputFile:)``.
+    init(
+        executable: String,
+        arguments: [String] = [],
+        name: String? = nil,
+        environment extra: [String: String] = [:],
+        blockedSignals: [Int32] = [],
+        inputFile: URL? = nil
+    ) throws {
         Self.ignoreBrokenPipes
-        self.scenario = scenario
+        self.name = name ?? executable
         var environment = ProcessInfo.processInfo.environment
-        environment["COMPOSE_FIXTURE"] = scenario
+        environment["COMPOSE_FIXTURE"] = nil
         environment.merge(extra) { _, new in new }
 
         // Pipes are close-on-exec on both ends: Foundation's Pipe is not,
@@ -56,7 +82,8 @@ final class FixtureProcess: Sendable {
         let err = try Self.pipe()
 
         let process = Process()
-        process.executableURL = try Self.executableURL()
+        process.executableURL = try Self.executableURL(executable)
+        process.arguments = arguments
         process.environment = environment
         if let inputFile {
             process.standardInput = try FileHandle(forReadingFrom: inputFile)
@@ -108,7 +135,7 @@ final class FixtureProcess: Sendable {
 
     /// Standard output so far, for failure messages.
     var transcript: String {
-        "stdout of \(scenario):\n\(output.text)\nstderr:\n\(errors.text)"
+        "stdout of \(name):\n\(output.text)\nstderr:\n\(errors.text)"
     }
 
     /// Waits until the fixture printed `line` (now or before). Records an
@@ -119,6 +146,18 @@ final class FixtureProcess: Sendable {
             Issue.record("\"\(line)\" never came.\n\(transcript)", sourceLocation: sourceLocation)
             throw FixtureFailure.lineNeverCame(line)
         }
+    }
+
+    /// Waits until the child printed a line starting with `prefix` (now or
+    /// before) and returns it. Records an issue and throws if output ended
+    /// or the failure timeout passed first.
+    func waitForLine(startingWith prefix: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+        let found = await output.waitForLine(timeout: Self.failureTimeout) { $0.hasPrefix(prefix) }
+        guard found, let line = output.lines.first(where: { $0.hasPrefix(prefix) }) else {
+            Issue.record("No line starting with \"\(prefix)\" came.\n\(transcript)", sourceLocation: sourceLocation)
+            throw FixtureFailure.lineNeverCame(prefix)
+        }
+        return line
     }
 
     /// Sends `signal` to the child.
@@ -148,7 +187,7 @@ final class FixtureProcess: Sendable {
         let status = await exit.wait()
         watchdog.cancel()
         if status == -SIGKILL {
-            Issue.record("\(scenario) did not exit in time and was killed.\n\(transcript)", sourceLocation: sourceLocation)
+            Issue.record("\(name) did not exit in time and was killed.\n\(transcript)", sourceLocation: sourceLocation)
         }
         // The pipe's end of file may trail the exit by a moment.
         await output.waitForEnd(timeout: Self.failureTimeout)
@@ -207,20 +246,20 @@ final class FixtureProcess: Sendable {
                 FileHandle(fileDescriptor: fds[1], closeOnDealloc: true))
     }
 
-    /// `ComposeFixture` is built next to the test bundle; failing that, in
-    /// the package's default build folder.
-    private static func executableURL() throws -> URL {
+    /// The package's executables are built next to the test bundle; failing
+    /// that, in the package's default build folder.
+    private static func executableURL(_ executable: String) throws -> URL {
         var candidates: [URL] = []
         if let test = Bundle.main.executableURL {
-            candidates.append(test.deletingLastPathComponent().appendingPathComponent("ComposeFixture"))
+            candidates.append(test.deletingLastPathComponent().appendingPathComponent(executable))
         }
         if let argument = CommandLine.arguments.first {
-            candidates.append(URL(fileURLWithPath: argument).deletingLastPathComponent().appendingPathComponent("ComposeFixture"))
+            candidates.append(URL(fileURLWithPath: argument).deletingLastPathComponent().appendingPathComponent(executable))
         }
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         while folder.path != "/" {
             if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
-                candidates.append(folder.appendingPathComponent(".build/debug/ComposeFixture"))
+                candidates.append(folder.appendingPathComponent(".build/debug/\(executable)"))
                 break
             }
             folder.deleteLastPathComponent()

@@ -54,6 +54,9 @@ struct FixtureApp: RouterComponent {
     let debounce = Debounce()
     let stress = Stress()
     let loopError = LoopErrorScenario()
+    let tcp = TCPScenario()
+    let process = ProcessScenario()
+    let files = FilesScenario()
     let router = Router(start: \Self.idle)
 
     var observers: Void {
