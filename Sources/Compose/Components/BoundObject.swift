@@ -9,6 +9,7 @@
 @MainActor
 public class BoundObject {
     /// The node of the component that declares this box.
+    @usableFromInline
     weak var owner: ComponentNode?
 
     nonisolated init() {}

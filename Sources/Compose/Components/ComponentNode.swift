@@ -122,6 +122,7 @@ public final class ComponentNode {
     // MARK: Scope
 
     /// Keeps `subscription` so that it is cancelled with this scope.
+    @usableFromInline
     func retain(_ subscription: Subscription) {
         if subscriptions.count >= compactionThreshold {
             // Drop tokens of observers that ended on their own (`!+=`,

@@ -6,7 +6,7 @@ infix operator ++= : AssignmentPrecedence
 infix operator ~+= : AssignmentPrecedence
 
 /// Observes every emission. Sugar for ``Emitter/observe(_:)``.
-@MainActor @discardableResult
+@MainActor @inlinable @discardableResult
 public func += <E: EmitterProtocol>(
     emitter: E,
     handler: @escaping @MainActor (E.Value) -> Void
@@ -15,7 +15,7 @@ public func += <E: EmitterProtocol>(
 }
 
 /// Observes every emission of a signal. Sugar for ``Emitter/observe(_:)``.
-@MainActor @discardableResult
+@MainActor @inlinable @discardableResult
 public func += <E: EmitterProtocol>(
     emitter: E,
     handler: @escaping @MainActor () -> Void
@@ -24,7 +24,7 @@ public func += <E: EmitterProtocol>(
 }
 
 /// Observes the next emission only. Sugar for ``Emitter/observeOnce(_:)``.
-@MainActor @discardableResult
+@MainActor @inlinable @discardableResult
 public func !+= <E: EmitterProtocol>(
     emitter: E,
     handler: @escaping @MainActor (E.Value) -> Void
@@ -33,7 +33,7 @@ public func !+= <E: EmitterProtocol>(
 }
 
 /// Observes the next signal only. Sugar for ``Emitter/observeOnce(_:)``.
-@MainActor @discardableResult
+@MainActor @inlinable @discardableResult
 public func !+= <E: EmitterProtocol>(
     emitter: E,
     handler: @escaping @MainActor () -> Void
@@ -43,7 +43,7 @@ public func !+= <E: EmitterProtocol>(
 
 /// Observes every emission and, at once, the last value if there is one.
 /// Sugar for ``Emitter/observeCurrent(_:)``.
-@MainActor @discardableResult
+@MainActor @inlinable @discardableResult
 public func ++= <E: EmitterProtocol>(
     emitter: E,
     handler: @escaping @MainActor (E.Value) -> Void
@@ -53,7 +53,7 @@ public func ++= <E: EmitterProtocol>(
 
 /// Observes every signal and, at once, if it was ever sent.
 /// Sugar for ``Emitter/observeCurrent(_:)``.
-@MainActor @discardableResult
+@MainActor @inlinable @discardableResult
 public func ++= <E: EmitterProtocol>(
     emitter: E,
     handler: @escaping @MainActor () -> Void
@@ -63,7 +63,7 @@ public func ++= <E: EmitterProtocol>(
 
 /// Observes `(new, previous)` for every emission that has a previous value.
 /// Sugar for ``Emitter/observeChange(_:)``.
-@MainActor @discardableResult
+@MainActor @inlinable @discardableResult
 public func ~+= <E: EmitterProtocol>(
     emitter: E,
     handler: @escaping @MainActor (E.Value, E.Value) -> Void

@@ -23,6 +23,7 @@
 /// during it are not called after their cancellation.
 @MainActor
 public struct Emitter<Value>: EmitterProtocol, Sendable {
+    @usableFromInline
     let storage: EmitterStorage<Value>
 
     /// Creates an emitter with no observers and no last value.
@@ -30,14 +31,17 @@ public struct Emitter<Value>: EmitterProtocol, Sendable {
         storage = EmitterStorage()
     }
 
+    @inlinable
     public var emitter: Emitter<Value> { self }
 
     /// Calls every current observer with `value`, in the order they were added.
+    @inlinable
     public func send(_ value: Value) {
         storage.send(value)
     }
 
     /// The last value sent, or `nil` if nothing was sent yet.
+    @inlinable
     public var lastValue: Value? {
         storage.lastValue
     }
@@ -48,20 +52,20 @@ public struct Emitter<Value>: EmitterProtocol, Sendable {
     }
 
     /// Calls `handler` for every value sent from now on. The `+=` operator.
-    @discardableResult
+    @inlinable @discardableResult
     public func observe(_ handler: @escaping @MainActor (Value) -> Void) -> Subscription {
         storage.add(once: false, Handler(handler))
     }
 
     /// Calls `handler` for the next value only. The `!+=` operator.
-    @discardableResult
+    @inlinable @discardableResult
     public func observeOnce(_ handler: @escaping @MainActor (Value) -> Void) -> Subscription {
         storage.add(once: true, Handler(handler))
     }
 
     /// Calls `handler` at once with the last value, if there is one, then for
     /// every value sent. The `++=` operator.
-    @discardableResult
+    @inlinable @discardableResult
     public func observeCurrent(_ handler: @escaping @MainActor (Value) -> Void) -> Subscription {
         let subscription = storage.add(once: false, Handler(handler))
         if subscription.isActive, let last = storage.lastValue {
@@ -72,7 +76,7 @@ public struct Emitter<Value>: EmitterProtocol, Sendable {
 
     /// Calls `handler` with `(new, previous)` for every value sent that has a
     /// previous one. The `~+=` operator.
-    @discardableResult
+    @inlinable @discardableResult
     public func observeChange(_ handler: @escaping @MainActor (Value, Value) -> Void) -> Subscription {
         var previous = storage.lastValue
         return storage.add(once: false, Handler { value in
@@ -92,7 +96,7 @@ public struct Emitter<Value>: EmitterProtocol, Sendable {
 
     /// Call syntax for subscribing, a synonym of `+=`:
     /// `logIn.openSignUp { router.replace(\Self.signUp) }`.
-    @discardableResult
+    @inlinable @discardableResult
     public func callAsFunction(_ handler: @escaping @MainActor (Value) -> Void) -> Subscription {
         observe(handler)
     }
@@ -112,6 +116,7 @@ public typealias SignalEmitter = Emitter<Void>
 
 extension Emitter where Value == Void {
     /// Sends the signal.
+    @inlinable
     public func send() {
         storage.send(())
     }

@@ -6,15 +6,22 @@
 ///
 /// - the mutable state lives behind a `let` pointer, so the dispatch loop pays
 ///   no dynamic exclusivity check per observer;
-/// - each observer's closure sits in a ``Handler`` held as `Unmanaged`, called
-///   through a guaranteed (+0) reference, so a send retains nothing;
-/// - observers cancelled while a dispatch runs are only marked; their handlers
-///   are released when the outermost dispatch has finished ("compaction"),
-///   which is what makes the +0 call above safe.
+/// - the observers' closures sit in a `ContiguousArray` beside the slots;
+///   a send takes that array once (one retain) and calls its elements, each
+///   a borrowed (+0), statically main-actor call, like calling a closure
+///   array. An observer added during the send makes the array copy itself;
+///   the send keeps calling the array it started with;
+/// - observers cancelled while a dispatch runs are only marked; they are
+///   removed when the outermost dispatch has finished ("compaction");
+/// - `send` and `add` are `@inlinable`, so they are specialised for the
+///   value type in the module that sends (no generic metadata lookups on the
+///   hot path).
 @MainActor
+@usableFromInline
 final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
 
     /// Observer state flags.
+    @usableFromInline
     enum SlotState: UInt8 {
         case live
         /// Called at most once (`!+=`), then cancelled.
@@ -22,28 +29,48 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         case cancelled
     }
 
+    /// An observer's bookkeeping; its closure is at the same index in
+    /// `State.bodies`.
+    @usableFromInline
     struct Slot {
-        var id: UInt64
-        var handler: Unmanaged<Handler<Value>>
-        var state: SlotState
+        @usableFromInline var id: UInt64
+        @usableFromInline var state: SlotState
         /// The scope the observer was registered in (the scope in effect while
         /// it runs). Unretained: a scope cancels its observers before it goes
         /// away (`ComponentNode.cancelSubscriptions()`, also from its deinit).
-        var scope: Unmanaged<ComponentNode>?
+        @usableFromInline var scope: Unmanaged<ComponentNode>?
+
+        @inlinable
+        init(id: UInt64, state: SlotState, scope: Unmanaged<ComponentNode>?) {
+            self.id = id
+            self.state = state
+            self.scope = scope
+        }
     }
 
+    @usableFromInline
     struct State {
-        var slots: UnsafeMutablePointer<Slot>
-        var count = 0
-        var capacity = 0
-        /// How many dispatches of this emitter are running (reentrant sends).
-        var depth = 0
-        var cancelledCount = 0
-        var nextID: UInt64 = 1
-        var last: Value?
         /// The scope of the observer currently being called; read through
         /// ``ObservationContext`` by registrations made inside observers.
-        var currentScope: Unmanaged<ComponentNode>?
+        /// First, so that its address is the state's address.
+        @usableFromInline var currentScope: Unmanaged<ComponentNode>?
+        @usableFromInline var slots: UnsafeMutablePointer<Slot>
+        /// The observers' closures, index for index with `slots`.
+        @usableFromInline var bodies = ContiguousArray<@MainActor (Value) -> Void>()
+        /// Removal hooks, by observer id (few observers have one).
+        @usableFromInline var cancelHooks: [UInt64: @MainActor () -> Void] = [:]
+        @usableFromInline var count = 0
+        @usableFromInline var capacity = 0
+        /// How many dispatches of this emitter are running (reentrant sends).
+        @usableFromInline var depth = 0
+        @usableFromInline var cancelledCount = 0
+        @usableFromInline var nextID: UInt64 = 1
+        @usableFromInline var last: Value?
+
+        @usableFromInline
+        init(slots: UnsafeMutablePointer<Slot>) {
+            self.slots = slots
+        }
     }
 
     /// Never reassigned: reading it needs no exclusivity check.
@@ -52,7 +79,8 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     // initialisers). The pointee is read and written solely by this class's
     // main-actor methods and its isolated deinit, so it is never shared
     // across threads.
-    nonisolated(unsafe) private let state: UnsafeMutablePointer<State>
+    @usableFromInline
+    nonisolated(unsafe) let state: UnsafeMutablePointer<State>
 
     nonisolated override init() {
         state = .allocate(capacity: 1)
@@ -61,41 +89,33 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     }
 
     isolated deinit {
-        // Every slot still in the buffer, cancelled or not, holds a retained
-        // handler (compaction is what releases cancelled ones).
-        let slots = state.pointee.slots
-        let count = state.pointee.count
-        let handlers = (0..<count).map { slots[$0].handler }
-        slots.deinitialize(count: count)
-        slots.deallocate()
+        let hooks = state.pointee.cancelHooks.values
+        state.pointee.slots.deinitialize(count: state.pointee.count)
+        state.pointee.slots.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
-        for handler in handlers {
-            let cancellation = handler.takeUnretainedValue().onCancel
-            handler.release()
-            cancellation?()
-        }
+        for hook in hooks { hook() }
     }
 
     // MARK: Observing
 
+    @inlinable
     var lastValue: Value? { state.pointee.last }
 
-    /// Sets the last value without sending it: a derived emitter starts with
-    /// its upstream's current value, so `++=` on it replays that value.
+    /// Sets the last value without sending it (derived emitters start with
+    /// their upstream's).
     func prime(_ value: Value) {
         state.pointee.last = value
     }
 
     var observerCount: Int { state.pointee.count - state.pointee.cancelledCount }
 
-    func add(
-        once: Bool,
-        _ handler: Handler<Value>
-    ) -> Subscription {
+    /// Registers `handler` in the scope in effect, after checking the
+    /// ancestor rule.
+    @inlinable
+    func add(once: Bool, _ handler: Handler<Value>) -> Subscription {
         let scope = ObservationContext.currentScope
-        if let scope, let diagnostic = ownershipViolation(observedFrom: scope) {
-            scope.tree?.report(diagnostic)
+        if let scope, owner != nil, !admits(scope) {
             return Subscription()
         }
         if state.pointee.count == state.pointee.capacity { grow() }
@@ -104,28 +124,32 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         let index = state.pointee.count
         (state.pointee.slots + index).initialize(to: Slot(
             id: id,
-            handler: .passRetained(handler),
             state: once ? .once : .live,
             scope: scope.map { Unmanaged.passUnretained($0) }
         ))
-        state.pointee.count = index + 1
+        state.pointee.bodies.append(handler.body)
+        if let onCancel = handler.onCancel { state.pointee.cancelHooks[id] = onCancel }
+        state.pointee.count = index &+ 1
         let subscription = Subscription(storage: self, id: id)
         scope?.retain(subscription)
         return subscription
     }
 
     /// The README's rule: a component observes its own and its descendants'
-    /// emitters, never an ancestor's.
-    private func ownershipViolation(observedFrom scope: ComponentNode) -> Diagnostic? {
-        guard let owner, owner !== scope, scope.isDescendant(of: owner) else { return nil }
-        return Diagnostic(
+    /// emitters, never an ancestor's. Reports and returns `false` otherwise.
+    @usableFromInline
+    func admits(_ scope: ComponentNode) -> Bool {
+        guard let owner, owner !== scope, scope.isDescendant(of: owner) else { return true }
+        Diagnostics.report(Diagnostic(
             .ancestorObservation,
             "\(scope.path) observes an emitter of its ancestor \(owner.path); a component may observe only its own and its descendants' emitters. Observe it from \(owner.path) and pass the result down instead. The observer was not added.",
             path: scope.path
-        )
+        ), in: scope)
+        return false
     }
 
-    private func grow() {
+    @usableFromInline
+    func grow() {
         let old = state.pointee.slots
         let count = state.pointee.count
         let capacity = Swift.max(4, state.pointee.capacity * 2)
@@ -141,6 +165,7 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     // MARK: Sending
 
     /// Calls every observer registered before this call, in subscription order.
+    @inlinable
     func send(_ value: Value) {
         state.pointee.last = value
         let end = state.pointee.count
@@ -148,19 +173,17 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         let savedScope = state.pointee.currentScope
         let savedCell = ObservationContext.enterDispatch(scopeCell: scopeCell)
         state.pointee.depth &+= 1
+        // The closures as they are now (one retain for the whole send);
+        // nothing removes from the array while a dispatch runs, so indices
+        // below `end` match the slots.
+        let bodies = state.pointee.bodies
         var i = 0
         while i < end {
             let slot = state.pointee.slots[i]
-            switch slot.state {
-            case .live:
+            if slot.state != .cancelled {
+                if slot.state == .once { markCancelled(at: i) }
                 state.pointee.currentScope = slot.scope
-                slot.handler._withUnsafeGuaranteedRef { $0.body(value) }
-            case .once:
-                markCancelled(at: i)
-                state.pointee.currentScope = slot.scope
-                slot.handler._withUnsafeGuaranteedRef { $0.body(value) }
-            case .cancelled:
-                break
+                bodies[i](value)
             }
             i &+= 1
         }
@@ -172,10 +195,11 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         }
     }
 
-    private var scopeCell: UnsafeMutablePointer<Unmanaged<ComponentNode>?> {
-        let offset = MemoryLayout<State>.offset(of: \State.currentScope)!
-        return (UnsafeMutableRawPointer(state) + offset)
-            .assumingMemoryBound(to: Unmanaged<ComponentNode>?.self)
+    /// Where ``ObservationContext`` finds the scope of the observer being
+    /// called: the first field of the state.
+    @inlinable
+    var scopeCell: UnsafeMutablePointer<Unmanaged<ComponentNode>?> {
+        UnsafeMutableRawPointer(state).assumingMemoryBound(to: Unmanaged<ComponentNode>?.self)
     }
 
     // MARK: Cancelling
@@ -184,18 +208,34 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         cancelAll()
     }
 
+    @usableFromInline
     func contains(id: UInt64) -> Bool {
         guard let index = index(of: id) else { return false }
         return state.pointee.slots[index].state != .cancelled
     }
 
+    @usableFromInline
     func cancel(id: UInt64) {
         guard let index = index(of: id), state.pointee.slots[index].state != .cancelled else { return }
-        markCancelled(at: index)
-        if state.pointee.depth == 0 { compact() }
+        guard state.pointee.depth == 0 else {
+            markCancelled(at: index)
+            return
+        }
+        // Not dispatching: take the observer out at once (no allocation),
+        // and let go of its closure once the state is consistent again.
+        let slots = state.pointee.slots
+        let after = state.pointee.count - index - 1
+        (slots + index).deinitialize(count: 1)
+        if after > 0 { (slots + index).moveInitialize(from: slots + index + 1, count: after) }
+        state.pointee.count -= 1
+        let body = state.pointee.bodies.remove(at: index)
+        let hook = state.pointee.cancelHooks.isEmpty ? nil : state.pointee.cancelHooks.removeValue(forKey: id)
+        withExtendedLifetime(body) {}
+        hook?()
     }
 
     /// Cancels every observer, e.g. because the owning component is destroyed.
+    @usableFromInline
     func cancelAll() {
         for i in 0..<state.pointee.count where state.pointee.slots[i].state != .cancelled {
             markCancelled(at: i)
@@ -203,13 +243,14 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         if state.pointee.depth == 0 { compact() }
     }
 
-    private func markCancelled(at index: Int) {
+    @usableFromInline
+    func markCancelled(at index: Int) {
         state.pointee.slots[index].state = .cancelled
         state.pointee.cancelledCount &+= 1
     }
 
-    /// Binary search: ids grow with every subscription and compaction keeps
-    /// the order, so the buffer is sorted by id.
+    /// Binary search: ids grow with every subscription and removals keep the
+    /// order, so the buffer is sorted by id.
     private func index(of id: UInt64) -> Int? {
         var low = 0
         var high = state.pointee.count
@@ -223,43 +264,48 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         return nil
     }
 
-    /// Removes cancelled slots and releases their handlers. Runs only when no
+    /// Removes cancelled observers and lets go of their closures. Runs only when no
     /// dispatch of this emitter is in progress.
-    private func compact() {
+    @usableFromInline
+    func compact() {
         let slots = state.pointee.slots
         let count = state.pointee.count
-        var released: [Unmanaged<Handler<Value>>] = []
-        released.reserveCapacity(state.pointee.cancelledCount)
+        var kept = ContiguousArray<@MainActor (Value) -> Void>()
+        kept.reserveCapacity(count - state.pointee.cancelledCount)
+        var hooks: [@MainActor () -> Void] = []
         var write = 0
         for read in 0..<count {
             if slots[read].state == .cancelled {
-                released.append(slots[read].handler)
+                if let hook = state.pointee.cancelHooks.removeValue(forKey: slots[read].id) { hooks.append(hook) }
             } else {
                 if write != read { slots[write] = slots[read] }
+                kept.append(state.pointee.bodies[read])
                 write &+= 1
             }
         }
         (slots + write).deinitialize(count: count - write)
         state.pointee.count = write
         state.pointee.cancelledCount = 0
-        // Release last: a handler's captures may run arbitrary deinit code
-        // that touches this emitter again; the state is consistent by now.
-        for handler in released {
-            let cancellation = handler.takeUnretainedValue().onCancel
-            handler.release()
-            cancellation?()
-        }
+        // Swap the closures last: dropping them may run arbitrary deinit
+        // code that touches this emitter again; the state is consistent now.
+        let removed = state.pointee.bodies
+        state.pointee.bodies = kept
+        withExtendedLifetime(removed) {}
+        for hook in hooks { hook() }
     }
 }
 
-/// One observer's closure. A class so that the dispatch loop can call it
-/// through an unretained reference.
-final class Handler<Value> {
+/// What an observer registers: its closure, and optionally a hook.
+@usableFromInline
+struct Handler<Value> {
+    @usableFromInline
     let body: @MainActor (Value) -> Void
     /// Called once when the observer is removed for any reason (used by
     /// ``Emitter/values`` to finish its stream).
+    @usableFromInline
     let onCancel: (@MainActor () -> Void)?
 
+    @usableFromInline
     init(_ body: @escaping @MainActor (Value) -> Void, onCancel: (@MainActor () -> Void)? = nil) {
         self.body = body
         self.onCancel = onCancel
@@ -268,6 +314,7 @@ final class Handler<Value> {
 
 /// The type-erased face of an emitter's storage, for tokens and nodes.
 @MainActor
+@usableFromInline
 protocol AnyEmitterStorage: AnyObject {
     func cancel(id: UInt64)
     func contains(id: UInt64) -> Bool

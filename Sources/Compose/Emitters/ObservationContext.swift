@@ -11,22 +11,28 @@
 /// change is undone before the function that made it returns (no scope stack
 /// that could be left unbalanced).
 @MainActor
+@usableFromInline
 enum ObservationContext {
+    @usableFromInline
     typealias Cell = UnsafeMutablePointer<Unmanaged<ComponentNode>?>
 
-    private static var cell: Cell?
+    @usableFromInline
+    static var cell: Cell?
 
     /// The scope in effect, if any.
+    @inlinable
     static var currentScope: ComponentNode? {
         cell?.pointee?.takeUnretainedValue()
     }
 
+    @inlinable
     static func enterDispatch(scopeCell: Cell) -> Cell? {
         let saved = cell
         cell = scopeCell
         return saved
     }
 
+    @inlinable
     static func leaveDispatch(restoring saved: Cell?) {
         cell = saved
     }

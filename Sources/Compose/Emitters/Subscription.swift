@@ -10,15 +10,17 @@
 /// ```
 @MainActor
 public struct Subscription {
-    let storage: (any AnyEmitterStorage)?
-    let id: UInt64
+    @usableFromInline let storage: (any AnyEmitterStorage)?
+    @usableFromInline let id: UInt64
 
     /// A token that observes nothing, e.g. for an observation that was refused.
+    @usableFromInline
     init() {
         storage = nil
         id = 0
     }
 
+    @usableFromInline
     init(storage: any AnyEmitterStorage, id: UInt64) {
         self.storage = storage
         self.id = id
