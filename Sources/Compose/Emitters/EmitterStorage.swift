@@ -130,7 +130,9 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         state.pointee.bodies.append(handler.body)
         if let onCancel = handler.onCancel { state.pointee.cancelHooks[id] = onCancel }
         state.pointee.count = index &+ 1
-        let subscription = Subscription(storage: self, id: id)
+        let subscription = Subscription(storage: self, id: id) { storage, id in
+            unsafeDowncast(storage, to: EmitterStorage<Value>.self).cancel(id: id)
+        }
         scope?.retain(subscription)
         return subscription
     }
@@ -214,7 +216,7 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         return state.pointee.slots[index].state != .cancelled
     }
 
-    @usableFromInline
+    @inlinable
     func cancel(id: UInt64) {
         guard let index = index(of: id), state.pointee.slots[index].state != .cancelled else { return }
         guard state.pointee.depth == 0 else {
@@ -228,10 +230,12 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         (slots + index).deinitialize(count: 1)
         if after > 0 { (slots + index).moveInitialize(from: slots + index + 1, count: after) }
         state.pointee.count -= 1
-        let body = state.pointee.bodies.remove(at: index)
-        let hook = state.pointee.cancelHooks.isEmpty ? nil : state.pointee.cancelHooks.removeValue(forKey: id)
-        withExtendedLifetime(body) {}
-        hook?()
+        // The closure is released when `removed` goes, after the hook.
+        let removed = state.pointee.bodies.remove(at: index)
+        if !state.pointee.cancelHooks.isEmpty, let hook = state.pointee.cancelHooks.removeValue(forKey: id) {
+            hook()
+        }
+        _ = consume removed
     }
 
     /// Cancels every observer, e.g. because the owning component is destroyed.
@@ -251,7 +255,8 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
 
     /// Binary search: ids grow with every subscription and removals keep the
     /// order, so the buffer is sorted by id.
-    private func index(of id: UInt64) -> Int? {
+    @inlinable
+    func index(of id: UInt64) -> Int? {
         var low = 0
         var high = state.pointee.count
         let slots = state.pointee.slots
@@ -290,8 +295,8 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         // code that touches this emitter again; the state is consistent now.
         let removed = state.pointee.bodies
         state.pointee.bodies = kept
-        withExtendedLifetime(removed) {}
         for hook in hooks { hook() }
+        _ = consume removed
     }
 }
 

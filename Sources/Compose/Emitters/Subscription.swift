@@ -12,24 +12,36 @@
 public struct Subscription {
     @usableFromInline let storage: (any AnyEmitterStorage)?
     @usableFromInline let id: UInt64
+    /// The emitter's cancel, specialised for its value type where the
+    /// observer was added (a plain function, no allocation), so cancelling
+    /// does not run unspecialised generic code.
+    @usableFromInline let cancelAction: (@MainActor (any AnyEmitterStorage, UInt64) -> Void)?
 
     /// A token that observes nothing, e.g. for an observation that was refused.
     @usableFromInline
     init() {
         storage = nil
         id = 0
+        cancelAction = nil
     }
 
     @usableFromInline
-    init(storage: any AnyEmitterStorage, id: UInt64) {
+    init(storage: any AnyEmitterStorage, id: UInt64, cancel: (@MainActor (any AnyEmitterStorage, UInt64) -> Void)? = nil) {
         self.storage = storage
         self.id = id
+        self.cancelAction = cancel
     }
 
     /// Stops the observer. Safe to call more than once, and from inside any
     /// observer, including the cancelled one: it is not called again.
+    @inlinable
     public func cancel() {
-        storage?.cancel(id: id)
+        guard let storage else { return }
+        if let cancelAction {
+            cancelAction(storage, id)
+        } else {
+            storage.cancel(id: id)
+        }
     }
 
     /// Whether the observer is still registered.
