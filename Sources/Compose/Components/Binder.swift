@@ -7,46 +7,57 @@
 /// few loads per property rather than a `Mirror` per value.
 @MainActor
 enum Binder {
-    /// Binds `value` and its subtree; returns its node.
+    /// Binds `value` and its subtree; returns its node. The value is stored
+    /// once; every node of the subtree points into that copy.
     static func bind<C: Component>(
         _ value: C,
         label: String,
         parent: ComponentNode?,
         tree: ComponentTree?
     ) -> ComponentNode {
-        let node = ComponentNode(label: label, value: value, parent: parent, tree: tree)
+        let storage = ValueStorage(value)
+        return bind(at: storage.pointer, storage: storage, label: label, parent: parent, tree: tree)
+    }
+
+    /// Binds the value at `pointer` (inside `storage`) and its subtree.
+    private static func bind<C: Component>(
+        at pointer: UnsafePointer<C>,
+        storage: AnyObject,
+        label: String,
+        parent: ComponentNode?,
+        tree: ComponentTree?
+    ) -> ComponentNode {
+        let raw = UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: MemoryLayout<C>.size)
+        let node = ComponentNode(label: label, type: C.self, address: raw.baseAddress!, storage: storage, parent: parent, tree: tree)
         tree?.nodeBound(node)
         if C.self is AnyClass {
-            let diagnostic = Diagnostic(
+            Diagnostics.report(Diagnostic(
                 .componentIsNotAStruct,
                 "\(C.self) at \(node.path) is a class; components must be structs. Its stored properties were not bound.",
                 path: node.path
-            )
-            if let tree { tree.report(diagnostic) } else { Diagnostics.report(diagnostic) }
+            ), in: node)
         } else {
             let layout = ComponentLayout.of(C.self)
-            withUnsafeBytes(of: value) { raw in
-                // Claim boxes before binding children: an emitter handed
-                // down to a child stays its ancestor's, so the child
-                // observing it is caught by the ancestor-observation rule.
-                for offset in layout.boxOffsets {
-                    ComponentLayout.box(at: offset, in: raw)?.claim(by: node)
+            // Claim boxes before binding children: an emitter handed down to
+            // a child stays its ancestor's, so the child observing it is
+            // caught by the ancestor-observation rule.
+            for offset in layout.boxOffsets {
+                ComponentLayout.box(at: offset, in: raw)?.claim(by: node)
+            }
+            for offset in layout.attachmentOffsets {
+                if let attachment = ComponentLayout.attachment(at: offset, in: raw) {
+                    node.attachments.append(attachment)
                 }
-                for offset in layout.attachmentOffsets {
-                    if let attachment = ComponentLayout.attachment(at: offset, in: raw) {
-                        node.attachments.append(attachment)
-                    }
-                }
-                for field in layout.children {
-                    node.children.append(bindChild(field.type, at: field.offset, in: raw, label: field.label, parent: node, tree: tree))
-                }
+            }
+            for field in layout.children {
+                node.children.append(bindChild(field.type, at: raw.baseAddress! + field.offset, storage: storage, label: field.label, parent: node, tree: tree))
             }
             for box in node.ownedBoxes where box.owner === node {
                 box.didBindChildren(of: node)
             }
         }
         ObservationContext.withScope(node) {
-            _ = value.observers
+            _ = pointer.pointee.observers
         }
         for attachment in node.attachments { attachment.componentDidBind(node) }
         return node
@@ -54,14 +65,29 @@ enum Binder {
 
     private static func bindChild<T: Component>(
         _ type: T.Type,
-        at offset: Int,
-        in raw: UnsafeRawBufferPointer,
+        at address: UnsafeRawPointer,
+        storage: AnyObject,
         label: String,
         parent: ComponentNode,
         tree: ComponentTree?
     ) -> ComponentNode {
-        let child = raw.load(fromByteOffset: offset, as: T.self)
-        return bind(child, label: label, parent: parent, tree: tree)
+        bind(at: address.assumingMemoryBound(to: T.self), storage: storage, label: label, parent: parent, tree: tree)
+    }
+}
+
+/// The one stored copy of a bound value; nodes point into it.
+@MainActor
+final class ValueStorage<Value> {
+    let pointer: UnsafeMutablePointer<Value>
+
+    init(_ value: Value) {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: value)
+    }
+
+    isolated deinit {
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
     }
 }
 

@@ -9,8 +9,22 @@
 @MainActor
 public class BoundObject {
     /// The node of the component that declares this box.
+    // unowned(unsafe) rather than weak: a weak reference would give every
+    // node a side table and slow down every retain of it. Safe because the
+    // owner clears it before it goes away (ComponentNode.tearDown(), which
+    // its deinit runs too), and only boxes in the owner's `ownedBoxes` get
+    // an owner (see `claim(by:)`).
     @usableFromInline
-    weak var owner: ComponentNode?
+    unowned(unsafe) var owner: ComponentNode?
+
+    /// The node whose rule applies to an emitter derived from one of its
+    /// emitters (`map`, `filter`, ...): such an emitter is not owned by the
+    /// node (nothing keeps it), so this one reference stays weak.
+    weak var inheritedOwner: ComponentNode?
+
+    /// The owner, or the node a derived emitter inherited.
+    @usableFromInline
+    var ruleOwner: ComponentNode? { owner ?? inheritedOwner }
 
     nonisolated init() {}
 

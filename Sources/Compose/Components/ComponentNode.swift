@@ -15,7 +15,10 @@ public final class ComponentNode {
     /// The component's type.
     public let componentType: any Component.Type
     /// The component that stores this one; `nil` for the root.
-    public private(set) weak var parent: ComponentNode?
+    public var parent: ComponentNode? { parentNode }
+    // unowned(unsafe) rather than weak (see BoundObject.owner): the parent
+    // clears it in every child before it goes away (tearDown and deinit).
+    private unowned(unsafe) var parentNode: ComponentNode?
     /// The child components, in declaration order (for containers, the
     /// instances that exist now).
     public internal(set) var children: [ComponentNode] = []
@@ -26,8 +29,12 @@ public final class ComponentNode {
     /// Whether the node was destroyed (its observers are all cancelled).
     public private(set) var isDestroyed = false
 
-    /// The bound value (a copy; it shares every emitter with the original).
-    let value: any Component
+    /// Where the bound value lives: inside the one stored copy of the value
+    /// that was bound (the root's, or a container instance's), which
+    /// `storage` keeps alive. Children point into their parent's value, so
+    /// binding copies nothing and a tree holds one copy of its values.
+    let address: UnsafeRawPointer
+    private let storage: AnyObject
     /// Reference boxes declared by this component (emitter storages, ...).
     var ownedBoxes: [BoundObject] = []
     /// Runtime resources that follow this component's lifecycle.
@@ -40,16 +47,18 @@ public final class ComponentNode {
     private var compactionThreshold = 32
     private var lifecycle = LifecycleEmitters()
 
-    init(label: String, value: any Component, parent: ComponentNode?, tree: ComponentTree?) {
+    init(label: String, type: any Component.Type, address: UnsafeRawPointer, storage: AnyObject, parent: ComponentNode?, tree: ComponentTree?) {
         self.label = label
-        self.value = value
-        self.componentType = type(of: value)
-        self.parent = parent
+        self.address = address
+        self.storage = storage
+        self.componentType = type
+        self.parentNode = parent
         self.tree = tree
     }
 
     isolated deinit {
         if !isDestroyed { tearDown() }
+        for child in children { child.parentNode = nil }
     }
 
     /// The bound component value (a copy sharing every emitter with the
@@ -59,7 +68,8 @@ public final class ComponentNode {
     /// let server = tree.root.value(as: ServerComponent.self)
     /// ```
     public func value<T: Component>(as type: T.Type) -> T? {
-        value as? T
+        guard componentType == T.self else { return nil }
+        return address.assumingMemoryBound(to: T.self).pointee
     }
 
     /// The label path from the root, e.g. `app.auth.logIn`.
@@ -108,8 +118,7 @@ public final class ComponentNode {
     private func lifecycleEmitter(_ key: WritableKeyPath<LifecycleEmitters, SignalEmitter?>) -> SignalEmitter {
         if let existing = lifecycle[keyPath: key] { return existing }
         let created = SignalEmitter()
-        created.storage.owner = self
-        ownedBoxes.append(created.storage)
+        created.adopt(by: self)
         lifecycle[keyPath: key] = created
         return created
     }
@@ -140,6 +149,13 @@ public final class ComponentNode {
         for subscription in cancelled { subscription.cancel() }
     }
 
+    /// Takes `child` out of this node's children (a container dropping an
+    /// instance); it no longer has a parent.
+    func removeChild(_ child: ComponentNode) {
+        children.removeAll { $0 === child }
+        child.parentNode = nil
+    }
+
     // MARK: Destruction
 
     /// Destroys the subtree, children first: cancels every observer
@@ -160,6 +176,7 @@ public final class ComponentNode {
         let boxes = ownedBoxes
         for box in boxes where box.owner === self {
             box.ownerWillBeDestroyed()
+            box.owner = nil
         }
     }
 }

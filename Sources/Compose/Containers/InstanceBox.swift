@@ -49,7 +49,7 @@ final class InstanceBox<Content: Component>: ContainerBox<InstanceID>, NodeBehav
             }
             tree.deactivate(instance.node)
         }
-        container?.children.removeAll { $0 === instance.node }
+        container?.removeChild(instance.node)
         instance.node.destroy()
         didDestroy.send(id)
         container?.tree?.refreshFocus()
@@ -64,7 +64,7 @@ final class InstanceBox<Content: Component>: ContainerBox<InstanceID>, NodeBehav
             return existing
         }
         let output = Emitter<(id: InstanceID, value: Value)>()
-        output.storage.owner = container
+        if let container { output.adopt(by: container) }
         // Each instance's observer lives in that instance's scope, so it
         // ends with the instance.
         let forward = Forward(output: output) { instance in

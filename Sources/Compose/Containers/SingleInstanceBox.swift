@@ -52,7 +52,7 @@ final class SingleInstanceBox<Content: Component>: ContainerBox<Void>, NodeBehav
         }
         instanceNode = nil
         instance = nil
-        container?.children.removeAll { $0 === node }
+        container?.removeChild(node)
         node.destroy()
         didDestroy.send()
         container?.tree?.refreshFocus()

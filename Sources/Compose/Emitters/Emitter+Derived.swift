@@ -22,7 +22,7 @@ extension EmitterProtocol {
     ) -> Emitter<Output> {
         let upstream = emitter
         let output = Emitter<Output>()
-        output.storage.owner = upstream.storage.owner
+        output.storage.inheritedOwner = upstream.storage.ruleOwner
         if let prime { output.storage.prime(prime) }
         let storage = output.storage
         let handler = Handler(makeHandler(output), onCancel: {

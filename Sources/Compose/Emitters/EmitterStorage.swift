@@ -115,7 +115,7 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     @inlinable
     func add(once: Bool, _ handler: Handler<Value>) -> Subscription {
         let scope = ObservationContext.currentScope
-        if let scope, owner != nil, !admits(scope) {
+        if let scope, !admits(scope) {
             return Subscription()
         }
         if state.pointee.count == state.pointee.capacity { grow() }
@@ -141,7 +141,7 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     /// emitters, never an ancestor's. Reports and returns `false` otherwise.
     @usableFromInline
     func admits(_ scope: ComponentNode) -> Bool {
-        guard let owner, owner !== scope, scope.isDescendant(of: owner) else { return true }
+        guard let owner = ruleOwner, owner !== scope, scope.isDescendant(of: owner) else { return true }
         Diagnostics.report(Diagnostic(
             .ancestorObservation,
             "\(scope.path) observes an emitter of its ancestor \(owner.path); a component may observe only its own and its descendants' emitters. Observe it from \(owner.path) and pass the result down instead. The observer was not added.",

@@ -38,6 +38,11 @@ public final class Router: BoundObject {
     private let start: RouteKey
     private var entries: [Entry] = []
     private var layout: ComponentLayout?
+    /// The tree and path of the component, kept to report misuse after it
+    /// was destroyed.
+    private weak var tree: ComponentTree?
+    private var boundPath: String?
+    private var wasDestroyed = false
 
     /// Creates a router that starts on `start`, a key path from the router
     /// component to one of its stored child components, or `\Self.self`.
@@ -170,6 +175,9 @@ public final class Router: BoundObject {
     override func claim(by node: ComponentNode) {
         super.claim(by: node)
         guard owner === node else { return }
+        tree = node.tree
+        boundPath = node.path
+        wasDestroyed = false
         for emitter in [didPush, didPop, didReplace, didChangePath] {
             emitter.adopt(by: node)
         }
@@ -272,11 +280,16 @@ public final class Router: BoundObject {
         "[" + paths.map(\.description).joined(separator: ", ") + "]"
     }
 
-    private var ownerPath: String { owner?.path ?? "an unbound component" }
+    private var ownerPath: String { owner?.path ?? boundPath ?? "an unbound component" }
+
+    override func ownerWillBeDestroyed() {
+        wasDestroyed = true
+        entries = []
+    }
 
     private func checkBound(for operation: String) -> Bool {
         guard let node = owner, !node.isDestroyed, layout != nil else {
-            let reason = owner?.isDestroyed == true ? "its component was destroyed" : "its component is not bound yet (route from observers, or after binding)"
+            let reason = wasDestroyed ? "its component was destroyed" : "its component is not bound yet (route from observers, or after binding)"
             report(.routerNotBound, "\(operation) on a router that cannot route: \(reason). Nothing changed.")
             return false
         }
@@ -284,7 +297,8 @@ public final class Router: BoundObject {
     }
 
     private func report(_ code: Diagnostic.Code, _ message: String) {
-        Diagnostics.report(Diagnostic(code, message, path: owner?.path), in: owner)
+        let diagnostic = Diagnostic(code, message, path: owner?.path ?? boundPath)
+        if let tree { tree.report(diagnostic) } else { Diagnostics.report(diagnostic) }
     }
 
     private func unboundRoute(_ key: RouteKey) -> Route {
