@@ -29,8 +29,10 @@ test: deps
 run: deps
 	$(SWIFT) run ComposeChat $(ARGS)
 
+# Builds every product first: the runner starts the timer, startup and echo
+# contenders (Benchmarks/Sources/*) as child processes.
 bench: deps
-	cd Benchmarks && $(SWIFT) run -c release ComposeBenchmarks
+	cd Benchmarks && $(SWIFT) build -c release && $(SWIFT) run -c release --skip-build ComposeBenchmarks
 
 # Scenarios of the fixture app (Tests/Fixtures/AppFixture) under valgrind's
 # memcheck; fails on a definite leak or an invalid read or write. See

@@ -2,11 +2,19 @@
 import PackageDescription
 
 // The benchmarks live in their own package so that the project itself does
-// not depend on OpenCombine. Run them with `make bench` from the project root.
+// not depend on OpenCombine or SwiftNIO. Run them with `make bench` from the
+// project root: the ComposeBenchmarks runner measures in process (emitters,
+// binding, routing) and starts the other executables below as child
+// processes (timer lateness, startup, TCP echo), which it finds next to
+// itself in .build/release: build every product first (`swift build -c
+// release`, which `make bench` does).
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
+/// The C contenders: optimised like the Swift ones, every warning enabled.
+let cSettings: [CSetting] = [.unsafeFlags(["-O2", "-Wall", "-Wextra"])]
+let libuv: [LinkerSetting] = [.linkedLibrary("uv")]
 
 let package = Package(
     name: "ComposeBenchmarks",
@@ -14,6 +22,7 @@ let package = Package(
     dependencies: [
         .package(name: "Compose", path: ".."),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .executableTarget(
@@ -38,6 +47,42 @@ let package = Package(
             dependencies: [.product(name: "Compose", package: "Compose")],
             swiftSettings: strictSettings + [.unsafeFlags(["-enable-library-evolution", "-suppress-warnings"])]
         ),
+
+        // Timer lateness: a 1 ms LoopTimer in a Compose app, and the same
+        // timer in plain C on libuv.
+        .executableTarget(
+            name: "TimerCompose",
+            dependencies: [.product(name: "ComposeApp", package: "Compose")],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(name: "TimerC", cSettings: cSettings, linkerSettings: libuv),
+
+        // Startup: process start to the root's didAppear, and to a plain C
+        // libuv program's first callback.
+        .executableTarget(
+            name: "StartupCompose",
+            dependencies: [.product(name: "ComposeApp", package: "Compose")],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(name: "StartupC", cSettings: cSettings, linkerSettings: libuv),
+
+        // TCP echo: the Compose daemon, plain C on libuv, SwiftNIO on one
+        // event-loop thread, and the load client that drives all three.
+        .executableTarget(
+            name: "EchoCompose",
+            dependencies: [.product(name: "ComposeApp", package: "Compose")],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(name: "EchoC", cSettings: cSettings, linkerSettings: libuv),
+        .executableTarget(
+            name: "EchoNIO",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(name: "EchoLoad", cSettings: cSettings, linkerSettings: [.linkedLibrary("pthread")]),
     ],
     swiftLanguageModes: [.v6]
 )

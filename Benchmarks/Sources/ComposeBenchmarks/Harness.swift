@@ -101,10 +101,14 @@ func progress(_ step: String) {
 /// A Markdown table whose columns are padded to line up in a terminal.
 struct Table {
     let header: [String]
+    /// How many leading columns hold text (left-aligned); the rest are
+    /// numbers (right-aligned).
+    let textColumns: Int
     var rows: [[String]] = []
 
-    init(_ header: String...) {
+    init(textColumns: Int = 1, _ header: String...) {
         self.header = header
+        self.textColumns = textColumns
     }
 
     mutating func add(_ cells: String...) {
@@ -118,12 +122,12 @@ struct Table {
             let padded = cells.enumerated().map { column, cell in
                 // Text left, numbers right.
                 let padding = String(repeating: " ", count: widths[column] - cell.count)
-                return column == 0 ? cell + padding : padding + cell
+                return column < textColumns ? cell + padding : padding + cell
             }
             return "| " + padded.joined(separator: " | ") + " |"
         }
         let rule = "|" + widths.enumerated().map { column, width in
-            column == 0 ? String(repeating: "-", count: width + 2) : String(repeating: "-", count: width + 1) + ":"
+            column < textColumns ? String(repeating: "-", count: width + 2) : String(repeating: "-", count: width + 1) + ":"
         }.joined(separator: "|") + "|"
         return ([line(header), rule] + rows.map(line)).joined(separator: "\n")
     }
@@ -138,6 +142,11 @@ enum Format {
 
     static func ratio(_ value: Double) -> String {
         value < 10 ? String(format: "%.2fx", value) : String(format: "%.1fx", value)
+    }
+
+    /// A difference with its sign, like `ns(_:)` otherwise.
+    static func signed(_ value: Double) -> String {
+        (value < 0 ? "−" : "+") + ns(abs(value))
     }
 
     static func count(_ value: Int) -> String {

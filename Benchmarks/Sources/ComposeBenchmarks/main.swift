@@ -2,6 +2,7 @@
 // on the main actor, like every emitter and component.
 
 import BenchmarkTrees
+import Foundation
 
 print("# Compose benchmarks")
 print()
@@ -9,8 +10,25 @@ print("- date: \(Machine.utcDate)")
 print("- swift: \(Machine.swiftVersion)")
 print("- machine: \(Machine.processorCount) CPUs, \(Machine.cpuModel)")
 print("- command: `make bench` (release build)")
-print("- method: \(Harness.rounds) interleaved rounds per case (7 for binding), median per operation")
+print("- method: every result is a median over rounds that alternate between the contenders of its row, measured in this run")
+print("  - emitters, binding, routing (in process): \(Harness.rounds) interleaved rounds per case (7 for binding), ns per operation")
+print("  - timer lateness: \(TimerBenchmarks.rounds) alternating runs of \(Format.count(TimerBenchmarks.ticks)) ticks of a 1 ms timer per process")
+print("  - startup: \(StartupBenchmarks.runs) alternating process starts each")
+print("  - process benchmarks (timer, startup, echo): \(WakeUpLatency.isAvailable ? "idle CPUs poll instead of halting (0 µs request on \(WakeUpLatency.path), held while they run)" : "idle CPUs may halt (\(WakeUpLatency.path) is not writable): wake-ups add to every round trip and tick")")
+print("  - TCP echo: \(EchoBenchmarks.rounds) rounds per load (servers in rotating order), \(EchoBenchmarks.durationMilliseconds) ms measured after \(EchoBenchmarks.warmupMilliseconds) ms of warm-up, one load client for all servers, 127.0.0.1 only")
 print()
+
+// `ComposeBenchmarks emitters routing echo ...` runs only the sections
+// named (emitters, bind, routing, timer, startup, echo); none: all of them.
+let sections = ["emitters", "bind", "routing", "timer", "startup", "echo"]
+let selected = Set(CommandLine.arguments.dropFirst())
+if let unknown = selected.subtracting(sections).first {
+    FileHandle.standardError.write(Data("unknown section \(unknown); sections: \(sections.joined(separator: ", "))\n".utf8))
+    exit(2)
+}
+func runs(_ section: String) -> Bool {
+    selected.isEmpty || selected.contains(section)
+}
 
 let sink = Sink()
 var table = Table(
@@ -18,79 +36,224 @@ var table = Table(
 )
 var targets: [Target] = []
 
-// 1. Sending one Int to K observers (per observer call).
-for observers in [1, 10, 100] {
-    progress("send to \(observers)")
-    let result = EmitterBenchmarks.send(toObservers: observers, sink: sink)
-    let closures = result.closures
-    let toFloor = result.compose / closures
-    let openCombineRatio = result.openCombine / result.compose
-    table.add(
-        "send to \(observers) observer\(observers == 1 ? "" : "s") (per call)",
-        Format.ns(result.compose), Format.ns(closures), Format.ratio(toFloor),
-        Format.ns(result.openCombine), Format.ratio(openCombineRatio)
-    )
-    if observers >= 10 {
+if runs("emitters") {
+    // 1. Sending one Int to K observers (per observer call).
+    for observers in [1, 10, 100] {
+        progress("send to \(observers)")
+        let result = EmitterBenchmarks.send(toObservers: observers, sink: sink)
+        let closures = result.closures
+        let toFloor = result.compose / closures
+        let openCombineRatio = result.openCombine / result.compose
+        table.add(
+            "send to \(observers) observer\(observers == 1 ? "" : "s") (per call)",
+            Format.ns(result.compose), Format.ns(closures), Format.ratio(toFloor),
+            Format.ns(result.openCombine), Format.ratio(openCombineRatio)
+        )
+        if observers >= 10 {
+            targets.append(Target(
+                description: "send to \(observers) observers ≤ 2.0x closure array",
+                measured: Format.ratio(toFloor), passed: toFloor <= 2.0
+            ))
+            targets.append(Target(
+                description: "send to \(observers) observers ≥ 20x cheaper than OpenCombine",
+                measured: Format.ratio(openCombineRatio), passed: openCombineRatio >= 20
+            ))
+        }
+    }
+
+    // 2. Subscribing and cancelling next to 10 observers.
+    do {
+        progress("subscribe + cancel")
+        let result = EmitterBenchmarks.subscribeAndCancel(existing: 10, sink: sink)
+        let closures = result.closures
+        let openCombineRatio = result.openCombine / result.compose
+        table.add(
+            "subscribe + cancel (10 observers)",
+            Format.ns(result.compose), Format.ns(closures), Format.ratio(result.compose / closures),
+            Format.ns(result.openCombine), Format.ratio(openCombineRatio)
+        )
         targets.append(Target(
-            description: "send to \(observers) observers ≤ 2.0x closure array",
-            measured: Format.ratio(toFloor), passed: toFloor <= 2.0
-        ))
-        targets.append(Target(
-            description: "send to \(observers) observers ≥ 20x cheaper than OpenCombine",
-            measured: Format.ratio(openCombineRatio), passed: openCombineRatio >= 20
+            description: "subscribe + cancel ≥ 10x cheaper than OpenCombine",
+            measured: Format.ratio(openCombineRatio), passed: openCombineRatio >= 10
         ))
     }
 }
 
-// 2. Subscribing and cancelling next to 10 observers.
-do {
-    progress("subscribe + cancel")
-    let result = EmitterBenchmarks.subscribeAndCancel(existing: 10, sink: sink)
-    let closures = result.closures
-    let openCombineRatio = result.openCombine / result.compose
-    table.add(
-        "subscribe + cancel (10 observers)",
-        Format.ns(result.compose), Format.ns(closures), Format.ratio(result.compose / closures),
-        Format.ns(result.openCombine), Format.ratio(openCombineRatio)
-    )
+if runs("bind") {
+    // 3. Binding trees (per component).
+    progress("bind 1k")
+    let bind1k = BindBenchmarks.run({ Branch3() }, sink: sink)
+    progress("bind 10k")
+    let bind10k = BindBenchmarks.run({ Branch4() }, sink: sink)
+    progress("bind 100k")
+    let bind100k = BindBenchmarks.run({ Branch5() }, sink: sink)
+    let binds = [bind1k, bind10k, bind100k]
+    for result in binds {
+        let toMirror = result.bind / result.mirrorWalk
+        table.add(
+            "bind \(Format.count(result.components)) components (per component)",
+            Format.ns(result.bind), Format.ns(result.mirrorWalk), Format.ratio(toMirror),
+            Format.none, Format.none
+        )
+        targets.append(Target(
+            description: "bind \(Format.count(result.components)) components ≤ 3x Mirror walk",
+            measured: Format.ratio(toMirror), passed: toMirror <= 3
+        ))
+    }
+    let growth = (bind100k.bind * Double(bind100k.components)) / (bind10k.bind * Double(bind10k.components))
     targets.append(Target(
-        description: "subscribe + cancel ≥ 10x cheaper than OpenCombine",
-        measured: Format.ratio(openCombineRatio), passed: openCombineRatio >= 10
+        description: "bind \(Format.count(bind100k.components)) ≤ 12x bind \(Format.count(bind10k.components)) (whole tree)",
+        measured: Format.ratio(growth), passed: growth <= 12
     ))
 }
 
-// 3. Binding trees (per component).
-progress("bind 1k")
-let bind1k = BindBenchmarks.run({ Branch3() }, sink: sink)
-progress("bind 10k")
-let bind10k = BindBenchmarks.run({ Branch4() }, sink: sink)
-progress("bind 100k")
-let bind100k = BindBenchmarks.run({ Branch5() }, sink: sink)
-let binds = [bind1k, bind10k, bind100k]
-for result in binds {
-    let toMirror = result.bind / result.mirrorWalk
-    table.add(
-        "bind \(Format.count(result.components)) components (per component)",
-        Format.ns(result.bind), Format.ns(result.mirrorWalk), Format.ratio(toMirror),
-        Format.none, Format.none
-    )
-    targets.append(Target(
-        description: "bind \(Format.count(result.components)) components ≤ 3x Mirror walk",
-        measured: Format.ratio(toMirror), passed: toMirror <= 3
-    ))
+if !table.rows.isEmpty {
+    print("## Emitters and binding")
+    print()
+    print(table.markdown)
+    print()
+    print("Baseline: a `ContiguousArray<(Int) -> Void>` called by index for send, the same")
+    print("array's append + removeLast for subscribe + cancel, and a recursive `Mirror` walk")
+    print("of the same component value for bind. Every observer is `{ v in sink.sum &+= v }`.")
+    print()
 }
-let growth = (bind100k.bind * Double(bind100k.components)) / (bind10k.bind * Double(bind10k.components))
-targets.append(Target(
-    description: "bind \(Format.count(bind100k.components)) ≤ 12x bind \(Format.count(bind10k.components)) (whole tree)",
-    measured: Format.ratio(growth), passed: growth <= 12
-))
 
-print(table.markdown)
-print()
-print("Baseline: a `ContiguousArray<(Int) -> Void>` called by index for send, the same")
-print("array's append + removeLast for subscribe + cancel, and a recursive `Mirror` walk")
-print("of the same component value for bind. Every observer is `{ v in sink.sum &+= v }`.")
-print()
+// 4. Routing: the same routes in a ~1,000- and a ~100,000-component tree.
+if runs("routing") {
+    progress("routing")
+    let routing = RoutingBenchmarks.run()
+    let small = Format.count(routing.smallComponents)
+    let large = Format.count(routing.largeComponents)
+    var routingTable = Table("operation (routes of 111 components)", "\(small)-component tree ns/op", "\(large)-component tree ns/op", "large/small")
+    for (name, smallValue, largeValue) in [
+        ("replace (alternately \\.b and \\.a)", routing.replaceSmall, routing.replaceLarge),
+        ("push(\\.b) + pop()", routing.pushPopSmall, routing.pushPopLarge),
+    ] {
+        let ratio = largeValue / smallValue
+        routingTable.add(name, Format.ns(smallValue), Format.ns(largeValue), Format.ratio(ratio))
+        targets.append(Target(
+            description: "routing \(name) in the \(large)-component tree ≤ 2.0x the \(small)-component tree",
+            measured: Format.ratio(ratio), passed: ratio <= 2.0
+        ))
+    }
+    print("## Routing")
+    print()
+    print(routingTable.markdown)
+    print()
+    print("A RouterComponent with two routes of 111 components each (`Branch2`), next to")
+    print("plain sibling subtrees that make up the rest of the tree; both trees are bound")
+    print("and active. Each replace deactivates one route and activates the other.")
+    print()
+}
+
+// The process benchmarks: see WakeUpLatency (Children.swift).
+let wakeUpLatency = runs("timer") || runs("startup") || runs("echo") ? WakeUpLatency.hold() : nil
+
+// 5. Timer lateness: a 1 ms LoopTimer in a Compose app against plain C libuv.
+if runs("timer") {
+    progress("timer lateness (~\(TimerBenchmarks.rounds * 2 * TimerBenchmarks.ticks / 1000) s)")
+    do {
+        let (compose, c) = try TimerBenchmarks.run()
+        var timerTable = Table("1 ms repeating timer", "p50 lateness µs", "p99 lateness µs")
+        timerTable.add("Compose (TimerCompose: LoopTimer in a StartupComponent)", Format.ns(compose.p50), Format.ns(compose.p99))
+        timerTable.add("C libuv (TimerC: uv_timer_t)", Format.ns(c.p50), Format.ns(c.p99))
+        timerTable.add("Compose − C", Format.signed(compose.p50 - c.p50), Format.signed(compose.p99 - c.p99))
+        print("## Timer lateness")
+        print()
+        print(timerTable.markdown)
+        print()
+        print("Lateness of a tick: its CLOCK_MONOTONIC time minus the time it was due, the")
+        print("previous tick + 1 ms (libuv re-arms a repeating timer from the loop time it")
+        print("fired at, so a fixed grid start + k·1 ms drifts away by the sum of all earlier")
+        print("latenesses). Both include libuv's millisecond timeout rounding and the kernel's")
+        print("timer slack; the difference is what Compose adds.")
+        print()
+        for (name, difference) in [("p50", compose.p50 - c.p50), ("p99", compose.p99 - c.p99)] {
+            targets.append(Target(
+                description: "timer lateness \(name) within 20 µs of the C libuv timer",
+                measured: "\(Format.signed(difference)) µs", passed: difference <= 20
+            ))
+        }
+    } catch {
+        targets.append(Target(description: "timer lateness measured", measured: "\(error)", passed: false))
+    }
+}
+
+// 6. Startup: process start to the root's didAppear, against plain C libuv.
+if runs("startup") {
+    progress("startup")
+    do {
+        let (compose, c) = try StartupBenchmarks.run()
+        var startupTable = Table("process start to first callback", "median ms", "ratio to C")
+        startupTable.add("Compose (StartupCompose: root didAppear)", String(format: "%.2f", compose), Format.ratio(compose / c))
+        startupTable.add("C libuv (StartupC: first 0 ms timer callback)", String(format: "%.2f", c), Format.ratio(1))
+        print("## Startup")
+        print()
+        print(startupTable.markdown)
+        print()
+        print("From the runner's CLOCK_MONOTONIC just before spawning (Foundation Process) to")
+        print("the child's CLOCK_MONOTONIC in its first callback, which it prints.")
+        print()
+    } catch {
+        targets.append(Target(description: "startup measured", measured: "\(error)", passed: false))
+    }
+}
+
+// 7. TCP echo: Compose against plain C libuv and SwiftNIO on one thread.
+if runs("echo") {
+    var echoTable = Table(textColumns: 2, "load", "server", "throughput", "p50 RTT µs", "p99 RTT µs", "peak RSS MiB", "throughput / C")
+    for load in EchoLoad.all {
+        progress("echo, \(load.name) (~\(EchoBenchmarks.rounds * 3 * (EchoBenchmarks.durationMilliseconds + EchoBenchmarks.warmupMilliseconds) / 1000) s)")
+        do {
+            let results = try EchoBenchmarks.run(load)
+            for server in EchoServer.allCases {
+                let result = results[server]!
+                let throughput = load.streaming
+                    ? String(format: "%.0f MB/s", result.throughput / 1e6)
+                    : "\(Format.count(Int(result.throughput.rounded()))) msg/s"
+                echoTable.add(
+                    server == .compose ? load.name : "",
+                    server.label, throughput,
+                    load.streaming ? Format.none : Format.ns(result.p50),
+                    load.streaming ? Format.none : Format.ns(result.p99),
+                    String(format: "%.1f", Double(result.peakRSSKiB) / 1024),
+                    Format.ratio(result.throughput / results[.c]!.throughput)
+                )
+            }
+            let compose = results[.compose]!, c = results[.c]!, nio = results[.nio]!
+            let toC = compose.throughput / c.throughput
+            targets.append(Target(description: "echo \(load.name): Compose throughput ≥ 0.9x C libuv", measured: Format.ratio(toC), passed: toC >= 0.9))
+            if !load.streaming {
+                let p99 = compose.p99 / c.p99
+                targets.append(Target(description: "echo \(load.name): Compose p99 RTT ≤ 1.2x C libuv", measured: Format.ratio(p99), passed: p99 <= 1.2))
+            }
+            let toNIO = compose.throughput / nio.throughput
+            targets.append(Target(description: "echo \(load.name): Compose throughput ≥ 1.0x SwiftNIO", measured: Format.ratio(toNIO), passed: toNIO >= 1.0))
+            targets.append(Target(
+                description: "echo \(load.name): Compose peak RSS < SwiftNIO's",
+                measured: String(format: "%.1f vs %.1f MiB", Double(compose.peakRSSKiB) / 1024, Double(nio.peakRSSKiB) / 1024),
+                passed: compose.peakRSSKiB < nio.peakRSSKiB
+            ))
+        } catch {
+            targets.append(Target(description: "echo \(load.name) measured", measured: "\(error)", passed: false))
+        }
+    }
+    print("## TCP echo")
+    print()
+    print(echoTable.markdown)
+    print()
+    print("Servers: EchoCompose (TCPServer + InstanceComponent of echo components; a write")
+    print("that returns .full pauses reading until drained), EchoC (libuv; uv_try_write,")
+    print("then uv_write for the rest; pauses reading at 1 MiB queued), EchoNIO (SwiftNIO")
+    print("ServerBootstrap on MultiThreadedEventLoopGroup(numberOfThreads: 1), write on")
+    print("read, flush on read complete). Client: EchoLoad, one epoll thread, TCP_NODELAY;")
+    print("ping-pong keeps one message in flight per connection; stream keeps at most")
+    print("256 KiB unechoed per connection, throughput is bytes read back per second.")
+    print("Peak RSS: the server's VmHWM after the load's rounds (fresh servers per load).")
+    print()
+}
+WakeUpLatency.release(wakeUpLatency)
+
 print("## Targets")
 print()
 for target in targets { print(target.line) }
