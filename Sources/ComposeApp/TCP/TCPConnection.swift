@@ -17,6 +17,9 @@ import Logging
 /// }
 /// ```
 ///
+/// **Reading.** Each chunk received is a ``ByteChunk``, a view of the loop's
+/// read buffer: nothing is copied unless you copy it.
+///
 /// **Writing.** ``write(_:)-([UInt8])`` first tries to hand the bytes to the
 /// socket at once (`uv_try_write`); what the socket does not take is copied
 /// into a queue. Nothing written is ever dropped while the connection is
@@ -66,7 +69,7 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
     }
 
     /// Each chunk of bytes received.
-    public let emitter = Emitter<[UInt8]>()
+    public let emitter = Emitter<ByteChunk>()
     /// Sent once when the socket is closed.
     public let didClose = Emitter<CloseReason>()
     /// Sent when a queue that reached the limit has been written out.
@@ -101,20 +104,27 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
         self.handle = handle
         let peer = handle.peerAddress
         remoteAddress = peer.map { $0.host.contains(":") ? "[\($0.host)]:\($0.port)" : "\($0.host):\($0.port)" } ?? "unknown"
-        handle.onRead = { [unowned self] bytes in self.emitter.send(Array(bytes)) }
-        handle.onEnd = { [unowned self] error in self.inputEnded(error) }
-        handle.onWriteCompleted = { [unowned self] count, error in self.writeCompleted(count, error) }
-        handle.onClosed = { [unowned self] in self.handleClosed() }
+        // unowned(unsafe): the handle calls these only while it is open, and
+        // this connection closes it (dropping the closures) in its deinit, so
+        // they never run after the connection is gone; plain unowned would
+        // cost an atomic check on every read.
+        handle.onRead = { [unowned(unsafe) self] chunk in self.emitter.send(chunk) }
+        handle.onEnd = { [unowned(unsafe) self] error in self.inputEnded(error) }
+        handle.onWriteCompleted = { [unowned(unsafe) self] count, error in self.writeCompleted(count, error) }
+        handle.onClosed = { [unowned(unsafe) self] in self.handleClosed() }
     }
 
     isolated deinit {
+        // Nobody is left to tell: drop the close notification first, so the
+        // close callback (which may come after this deinit) never reaches us.
+        handle.onClosed = nil
         if !handle.isClosing {
             handle.close()
         }
     }
 
     /// Bytes received, as an emitter (the connection itself is one too).
-    public var received: Emitter<[UInt8]> { emitter }
+    public var received: Emitter<ByteChunk> { emitter }
 
     /// Each line received (UTF-8, without `\n` or `\r\n`); a final line
     /// without a newline is sent when the peer ends its side.
@@ -181,6 +191,12 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
     @discardableResult
     public func write(_ bytes: [UInt8]) -> WriteResult {
         bytes.withUnsafeBytes { write($0) }
+    }
+
+    /// Writes a chunk received (an echo copies nothing).
+    @discardableResult
+    public func write(_ chunk: ByteChunk) -> WriteResult {
+        chunk.withUnsafeBytes { write($0) }
     }
 
     /// Writes the UTF-8 bytes of `text`.
@@ -321,7 +337,7 @@ private final class LineSplitter {
     let lines = Emitter<String>()
     private var buffer = LineBuffer()
 
-    func feed(_ bytes: [UInt8]) {
+    func feed(_ bytes: ByteChunk) {
         let complete = bytes.withUnsafeBytes { buffer.append($0) }
         for line in complete { lines.send(line) }
     }

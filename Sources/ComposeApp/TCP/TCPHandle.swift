@@ -13,7 +13,7 @@ import Glibc
 @MainActor
 final class TCPHandle: LoopHandle {
     var onConnection: (@MainActor (LoopError?) -> Void)?
-    var onRead: (@MainActor (UnsafeRawBufferPointer) -> Void)?
+    var onRead: (@MainActor (ByteChunk) -> Void)?
     /// End of input (`nil`) or a read error.
     var onEnd: (@MainActor (LoopError?) -> Void)?
     /// A queued write finished (its byte count, and an error if it failed).
@@ -141,21 +141,21 @@ final class TCPHandle: LoopHandle {
     }
 }
 
-/// One read buffer for every connection: libuv reads one socket at a time
-/// on the loop thread and each chunk is delivered before the next read.
-// nonisolated(unsafe): written only by libuv inside uv_run and read only in
-// the read callback that follows, both on the loop (main) thread.
-nonisolated(unsafe) private let sharedReadBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-
+/// libuv reads one socket at a time on the loop thread, each chunk is
+/// delivered before the next read, so one buffer serves every connection
+/// (ReadBuffer.forNextRead() replaces it if a chunk of it was kept).
 private func tcpHandleAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int, _ buffer: UnsafeMutablePointer<uv_buf_t>?) {
-    buffer?.pointee = uv_buf_init(sharedReadBuffer.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(sharedReadBuffer.count))
+    let memory = ReadBuffer.forNextRead().memory
+    buffer?.pointee = uv_buf_init(memory.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(memory.count))
 }
 
 private func tcpHandleRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {
     guard count != 0 else { return }
+    // The buffer the allocation callback just handed out.
+    let chunk = count > 0 ? ByteChunk(buffer: ReadBuffer.forNextRead(), count: count) : nil
     LoopHandle.dispatch(compose_uv_handle(stream), as: TCPHandle.self) { owner in
-        if count > 0 {
-            owner.onRead?(UnsafeRawBufferPointer(rebasing: sharedReadBuffer[0..<count]))
+        if let chunk {
+            owner.onRead?(chunk)
         } else if count == Int(UV_EOF.rawValue) {
             owner.onEnd?(nil)
         } else {

@@ -1,0 +1,63 @@
+/// Bytes received on a connection, delivered without copying them out of
+/// the loop's read buffer.
+///
+/// A chunk is an immutable collection of `UInt8`: iterate it, index it,
+/// `Array(chunk)` it, or hand it straight back to
+/// ``TCPConnection/write(_:)-(ByteChunk)`` (an echo copies nothing). Keeping a
+/// chunk after the observer returns is safe: the loop then reads the next
+/// bytes into a fresh buffer, so a chunk never changes.
+public struct ByteChunk: RandomAccessCollection, CustomStringConvertible {
+    let buffer: ReadBuffer
+    public let count: Int
+
+    init(buffer: ReadBuffer, count: Int) {
+        self.buffer = buffer
+        self.count = count
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    public subscript(position: Int) -> UInt8 {
+        precondition(position >= 0 && position < count, "ByteChunk index \(position) out of range 0..<\(count)")
+        return buffer.memory.load(fromByteOffset: position, as: UInt8.self)
+    }
+
+    /// Calls `body` with the chunk's bytes (valid during the call only).
+    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer.memory)[0..<count]))
+    }
+
+    public var description: String {
+        "\(count) bytes"
+    }
+}
+
+/// Memory libuv reads into. One is shared by every connection; when a
+/// delivered chunk still holds it after the observers returned, the next
+/// read gets a new one (see ``ReadBuffer/forNextRead()``).
+final class ReadBuffer {
+    let memory: UnsafeMutableRawBufferPointer
+
+    init(size: Int = 64 * 1024) {
+        memory = .allocate(byteCount: size, alignment: 16)
+    }
+
+    deinit {
+        memory.deallocate()
+    }
+
+    // nonisolated(unsafe): read and replaced only by libuv's allocation and
+    // read callbacks, which run on the loop thread (the main thread), one at
+    // a time.
+    nonisolated(unsafe) private static var shared = ReadBuffer()
+
+    /// The buffer the next read goes into: the shared one, unless a chunk
+    /// of it is still alive somewhere, in which case a fresh one.
+    static func forNextRead() -> ReadBuffer {
+        if !isKnownUniquelyReferenced(&shared) {
+            shared = ReadBuffer()
+        }
+        return shared
+    }
+}
