@@ -52,8 +52,8 @@ enum Binder {
             for field in layout.children {
                 node.children.append(bindChild(field.type, at: raw.baseAddress! + field.offset, storage: storage, label: field.label, parent: node, tree: tree))
             }
-            for box in node.ownedBoxes where box.owner === node {
-                box.didBindChildren(of: node)
+            node.ownedBoxes.forEach { box in
+                if box.owner === node { box.didBindChildren(of: node) }
             }
         }
         ObservationContext.withScope(node) {

@@ -12,8 +12,9 @@ public class BoundObject {
     // unowned(unsafe) rather than weak: a weak reference would give every
     // node a side table and slow down every retain of it. Safe because the
     // owner clears it before it goes away (ComponentNode.tearDown(), which
-    // its deinit runs too), and only boxes in the owner's `ownedBoxes` get
-    // an owner (see `claim(by:)`).
+    // its deinit runs too), and only boxes it can find get an owner: those
+    // its value declares, or ones listed in its `adoptedBoxes` (see
+    // `claim(by:declared:)`).
     @usableFromInline
     unowned(unsafe) var owner: ComponentNode?
 

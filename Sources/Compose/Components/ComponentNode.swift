@@ -36,7 +36,7 @@ public final class ComponentNode {
     let address: UnsafeRawPointer
     private let storage: AnyObject
     /// Reference boxes declared by this component (emitter storages, ...).
-    var ownedBoxes: [BoundObject] = []
+    var ownedBoxes = BoxList()
     /// Runtime resources that follow this component's lifecycle.
     var attachments: [any ComponentAttachment] = []
     /// Routing and containers plug in here: which children are active and

@@ -84,7 +84,11 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
 
     nonisolated override init() {
         state = .allocate(capacity: 1)
-        state.initialize(to: State(slots: UnsafeMutablePointer<Slot>.allocate(capacity: 0)))
+        // Room for two observers: most emitters get one or two, and this
+        // avoids a second allocation when the first one arrives.
+        var initial = State(slots: UnsafeMutablePointer<Slot>.allocate(capacity: 2))
+        initial.capacity = 2
+        state.initialize(to: initial)
         super.init()
     }
 
