@@ -47,7 +47,7 @@ final class ReadBuffer {
         memory.deallocate()
     }
 
-    // nonisolated(unsafe): read and replaced only by libuv's allocation and
+    // Safe without isolation checks: read and replaced only by libuv's allocation and
     // read callbacks, which run on the loop thread (the main thread), one at
     // a time.
     nonisolated(unsafe) private static var shared = ReadBuffer()
