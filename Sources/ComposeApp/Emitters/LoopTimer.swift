@@ -21,7 +21,7 @@ import Logging
 /// own (libuv's unref), which suits housekeeping. libuv timers have
 /// millisecond resolution.
 @MainActor
-public final class LoopTimer: EmitterProtocol, ComponentAttachment {
+public final class LoopTimer: EmitterProtocol, LoopResource {
     /// Sent each time the timer fires.
     public let emitter = SignalEmitter()
     /// The interval of a repeating timer, or the delay of a one-shot one.
@@ -30,9 +30,13 @@ public final class LoopTimer: EmitterProtocol, ComponentAttachment {
     public let repeats: Bool
     /// Whether the timer keeps the loop running while it is started.
     public let keepsLoopAlive: Bool
-    private let startsWithComponent: Bool
+    /// Whether it starts when its component appears.
+    public let startsWithComponent: Bool
     private var handle: TimerHandle?
     private var isClosed = false
+
+    /// The emitters its component adopts.
+    public var offeredEmitters: [any EmitterProtocol] { [emitter] }
 
     /// A timer that fires every `interval`, first after one interval.
     ///
@@ -97,21 +101,5 @@ public final class LoopTimer: EmitterProtocol, ComponentAttachment {
         isRunning = false
         handle?.close()
         handle = nil
-    }
-
-    public func componentDidBind(_ node: ComponentNode) {
-        emitter.adopt(by: node)
-    }
-
-    public func componentDidAppear() {
-        if startsWithComponent { start() }
-    }
-
-    public func componentDidDisappear() {
-        stop()
-    }
-
-    public func componentWillBeDestroyed() {
-        close()
     }
 }

@@ -19,7 +19,7 @@ import Logging
 /// replace it. `SIGHUP` never shuts the app down. A listening signal does not
 /// keep the loop running by itself.
 @MainActor
-public final class ProcessSignal: EmitterProtocol, ComponentAttachment {
+public final class ProcessSignal: EmitterProtocol, LoopResource {
     /// A signal number with a name.
     public struct Name: Hashable, Sendable, CustomStringConvertible {
         /// The signal number (`SIGHUP` is 1 on Linux).
@@ -52,7 +52,11 @@ public final class ProcessSignal: EmitterProtocol, ComponentAttachment {
     /// The signal listened for.
     public let name: Name
     private var handle: SignalHandle?
-    private let startsWithComponent: Bool
+    /// Whether it starts when its component appears.
+    public let startsWithComponent: Bool
+
+    /// The emitters its component adopts.
+    public var offeredEmitters: [any EmitterProtocol] { [emitter] }
 
     /// Listens for `name` while its component is active (or, outside a
     /// component, after ``start()``).
@@ -87,21 +91,5 @@ public final class ProcessSignal: EmitterProtocol, ComponentAttachment {
     public func stop() {
         handle?.close()
         handle = nil
-    }
-
-    public func componentDidBind(_ node: ComponentNode) {
-        emitter.adopt(by: node)
-    }
-
-    public func componentDidAppear() {
-        if startsWithComponent { start() }
-    }
-
-    public func componentDidDisappear() {
-        stop()
-    }
-
-    public func componentWillBeDestroyed() {
-        stop()
     }
 }

@@ -20,7 +20,7 @@ internal import CLibUV
 /// is still sent, before ``didEnd``. Reading keeps the app running until end
 /// of input.
 @MainActor
-public final class StandardInput: EmitterProtocol, ComponentAttachment {
+public final class StandardInput: EmitterProtocol, LoopResource {
     /// Each line read, without `\n` (and without a `\r` before it).
     public let emitter = Emitter<String>()
     /// Sent once at end of input.
@@ -32,9 +32,13 @@ public final class StandardInput: EmitterProtocol, ComponentAttachment {
     private var stream: StreamHandle?
     private var file: FileReader?
     private var lines = LineBuffer()
-    private let startsWithComponent: Bool
+    /// Whether it starts when its component appears.
+    public let startsWithComponent: Bool
     /// Whether end of input was reached.
     public private(set) var isAtEnd = false
+
+    /// The emitters its component adopts.
+    public var offeredEmitters: [any EmitterProtocol] { [emitter, didEnd, errors] }
 
     /// Reads file descriptor 0 (or `fd`).
     public init(fileDescriptor fd: Int32 = 0, startsWithComponent: Bool = true) {
@@ -94,23 +98,5 @@ public final class StandardInput: EmitterProtocol, ComponentAttachment {
         Diagnostics.logger.error("StandardInput: \(error)")
         stop()
         errors.send(error)
-    }
-
-    public func componentDidBind(_ node: ComponentNode) {
-        emitter.adopt(by: node)
-        didEnd.adopt(by: node)
-        errors.adopt(by: node)
-    }
-
-    public func componentDidAppear() {
-        if startsWithComponent { start() }
-    }
-
-    public func componentDidDisappear() {
-        stop()
-    }
-
-    public func componentWillBeDestroyed() {
-        stop()
     }
 }

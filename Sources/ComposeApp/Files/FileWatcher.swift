@@ -55,7 +55,7 @@ import Glibc
 /// goes on reporting under the old path. To follow a name across editors'
 /// atomic saves, watch its directory.
 @MainActor
-public final class FileWatcher: EmitterProtocol, ComponentAttachment {
+public final class FileWatcher: EmitterProtocol, LoopResource {
     /// One change under the watched path.
     public struct Event: Hashable, Sendable, CustomStringConvertible {
         /// What happened to the entry (see ``FileWatcher`` for how exact
@@ -88,7 +88,12 @@ public final class FileWatcher: EmitterProtocol, ComponentAttachment {
     /// The watched path, as given (without a trailing `/`).
     public let path: String
 
-    private let startsWithComponent: Bool
+    /// Whether it starts when its component appears.
+    public let startsWithComponent: Bool
+
+    /// The emitters its component adopts.
+    public var offeredEmitters: [any EmitterProtocol] { [emitter, errors] }
+
     private var handle: FSEventHandle?
     private var isClosed = false
     private var isDirectory = false
@@ -241,21 +246,4 @@ public final class FileWatcher: EmitterProtocol, ComponentAttachment {
     }
 
     // MARK: ComponentAttachment
-
-    public func componentDidBind(_ node: ComponentNode) {
-        emitter.adopt(by: node)
-        errors.adopt(by: node)
-    }
-
-    public func componentDidAppear() {
-        if startsWithComponent { start() }
-    }
-
-    public func componentDidDisappear() {
-        stop()
-    }
-
-    public func componentWillBeDestroyed() {
-        close()
-    }
 }
