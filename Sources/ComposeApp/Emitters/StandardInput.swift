@@ -67,7 +67,7 @@ public final class StandardInput: EmitterProtocol, LoopResource {
             return
         }
         do {
-            let handle = try StreamHandle(loop: .main, fd: fd)
+            let handle = try StreamHandle(loop: .main, fileDescriptor: fd)
             stream = handle
             try handle.startReading(onRead, onError: onError)
         } catch {

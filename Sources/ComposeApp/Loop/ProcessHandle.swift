@@ -31,9 +31,9 @@ final class ProcessHandle: LoopHandle {
         /// `/dev/null`.
         case ignore
         /// A pipe the child reads (its standard input).
-        case inputPipe(PipeHandle)
+        case inputPipe(StreamHandle)
         /// A pipe the child writes (its standard output or error).
-        case outputPipe(PipeHandle)
+        case outputPipe(StreamHandle)
     }
 
     /// Spawns `file` with `arguments` (not including `argv[0]`, which is

@@ -112,9 +112,9 @@ public final class ChildProcess: EmitterProtocol, ComponentAttachment {
     private var phase = Phase.idle
     private var isClosed = false
     private var process: ProcessHandle?
-    private var outputPipe: PipeHandle?
-    private var errorPipe: PipeHandle?
-    private var inputPipe: PipeHandle?
+    private var outputPipe: StreamHandle?
+    private var errorPipe: StreamHandle?
+    private var inputPipe: StreamHandle?
     private var outputLines = LineBuffer()
     private var errorLines = LineBuffer()
     private var pendingTermination: Termination?
@@ -187,16 +187,16 @@ public final class ChildProcess: EmitterProtocol, ComponentAttachment {
             Diagnostics.logger.warning("ChildProcess(\(executable)).start() while it is running: ignored.")
             return
         }
-        var opened: [PipeHandle] = []
+        var opened: [StreamHandle] = []
         let process: ProcessHandle
-        let outputPipe: PipeHandle, errorPipe: PipeHandle, inputPipe: PipeHandle?
+        let outputPipe: StreamHandle, errorPipe: StreamHandle, inputPipe: StreamHandle?
         do {
-            outputPipe = try PipeHandle(loop: .main)
+            outputPipe = try StreamHandle(loop: .main)
             opened.append(outputPipe)
-            errorPipe = try PipeHandle(loop: .main)
+            errorPipe = try StreamHandle(loop: .main)
             opened.append(errorPipe)
             if acceptsInput {
-                let pipe = try PipeHandle(loop: .main)
+                let pipe = try StreamHandle(loop: .main)
                 opened.append(pipe)
                 inputPipe = pipe
                 Self.ignoreBrokenPipes()
@@ -307,7 +307,7 @@ public final class ChildProcess: EmitterProtocol, ComponentAttachment {
 
     // MARK: Events
 
-    private func read(_ pipe: PipeHandle, as stream: Stream) {
+    private func read(_ pipe: StreamHandle, as stream: Stream) {
         do {
             try pipe.startReading({ [weak self] bytes in
                 self?.received(bytes, on: stream)
