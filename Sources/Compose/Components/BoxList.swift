@@ -2,7 +2,8 @@
 /// the first two are stored inline and only more than that allocate (a
 /// binding of many small components would otherwise allocate an array for
 /// each of them).
-struct BoxList: Sequence {
+@MainActor
+struct BoxList {
     private var first: BoundObject?
     private var second: BoundObject?
     private var rest: [BoundObject] = []
@@ -17,16 +18,8 @@ struct BoxList: Sequence {
         }
     }
 
-    func makeIterator() -> IndexingIterator<[BoundObject]> {
-        var all: [BoundObject] = []
-        all.reserveCapacity(2 + rest.count)
-        if let first { all.append(first) }
-        if let second { all.append(second) }
-        all.append(contentsOf: rest)
-        return all.makeIterator()
-    }
-
-    /// Calls `body` with each box, without building an array.
+    /// Calls `body` with each box, in the order they were appended. Main-actor
+    /// isolated like its callers, so their closures need no executor check.
     func forEach(_ body: (BoundObject) -> Void) {
         if let first { body(first) }
         if let second { body(second) }

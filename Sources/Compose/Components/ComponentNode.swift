@@ -174,7 +174,8 @@ public final class ComponentNode {
         for attachment in attached { attachment.componentWillBeDestroyed() }
         cancelSubscriptions()
         let boxes = ownedBoxes
-        for box in boxes where box.owner === self {
+        boxes.forEach { box in
+            guard box.owner === self else { return }
             box.ownerWillBeDestroyed()
             box.owner = nil
         }

@@ -30,8 +30,8 @@ extension ComponentTree {
             nodes += 1
             if node.isActive { active += 1 }
             scopeObservers += node.scopeObserverCount
-            for box in node.ownedBoxes where box.owner === node {
-                if let storage = box as? any CountedEmitterStorage {
+            node.ownedBoxes.forEach { box in
+                if box.owner === node, let storage = box as? any CountedEmitterStorage {
                     emitters += 1
                     emitterObservers += storage.observerCount
                 }

@@ -40,6 +40,15 @@ public struct Emitter<Value>: EmitterProtocol, Sendable {
         storage.send(value)
     }
 
+    /// Sends `value` and does not keep it as ``lastValue`` (which becomes
+    /// `nil`): for streams whose values should not outlive their dispatch,
+    /// such as chunks viewing a reused read buffer.
+    @inlinable
+    package func sendWithoutKeeping(_ value: Value) {
+        storage.send(value)
+        storage.forgetLastValue()
+    }
+
     /// The last value sent, or `nil` if nothing was sent yet.
     @inlinable
     public var lastValue: Value? {

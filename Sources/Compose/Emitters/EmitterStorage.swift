@@ -112,6 +112,11 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         state.pointee.last = value
     }
 
+    @inlinable
+    func forgetLastValue() {
+        state.pointee.last = nil
+    }
+
     var observerCount: Int { state.pointee.count - state.pointee.cancelledCount }
 
     /// Registers `handler` in the scope in effect, after checking the
@@ -126,10 +131,14 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         let id = state.pointee.nextID
         state.pointee.nextID &+= 1
         let index = state.pointee.count
+        // No `scope.map { ... }`: a closure literal handed to a stdlib
+        // function costs a dynamic main-actor check on every call.
+        var unmanagedScope: Unmanaged<ComponentNode>?
+        if let scope { unmanagedScope = Unmanaged.passUnretained(scope) }
         (state.pointee.slots + index).initialize(to: Slot(
             id: id,
             state: once ? .once : .live,
-            scope: scope.map { Unmanaged.passUnretained($0) }
+            scope: unmanagedScope
         ))
         state.pointee.bodies.append(handler.body)
         if let onCancel = handler.onCancel { state.pointee.cancelHooks[id] = onCancel }

@@ -38,14 +38,30 @@ enum ObservationContext {
     }
 
     /// Runs `body` with `scope` in effect (or none, for `nil`).
+    ///
+    /// Written without closures handed to the standard library
+    /// (`withUnsafeMutablePointer`, `withExtendedLifetime`): in Swift 6 mode
+    /// each such main-actor closure checks the executor on every call, and
+    /// binding runs this once per component. `scope` is a borrowed
+    /// parameter, so the caller keeps it alive until this returns.
     @discardableResult
     static func withScope<R>(_ scope: ComponentNode?, _ body: () throws -> R) rethrows -> R {
-        var local: Unmanaged<ComponentNode>? = scope.map { Unmanaged.passUnretained($0) }
-        return try withUnsafeMutablePointer(to: &local) { pointer in
-            let saved = cell
-            cell = pointer
-            defer { cell = saved }
-            return try withExtendedLifetime(scope) { try body() }
+        let scopeCell = spareCells.popLast() ?? Cell.allocate(capacity: 1)
+        if let scope {
+            scopeCell.initialize(to: Unmanaged.passUnretained(scope))
+        } else {
+            scopeCell.initialize(to: nil)
         }
+        let saved = cell
+        cell = scopeCell
+        defer {
+            cell = saved
+            spareCells.append(scopeCell)
+        }
+        return try body()
     }
+
+    /// Cells of finished ``withScope(_:_:)`` calls, reused by the next ones
+    /// (scopes nest only as deep as binding and dispatch do).
+    private static var spareCells: [Cell] = []
 }
