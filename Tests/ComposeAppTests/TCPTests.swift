@@ -40,7 +40,8 @@ final class ClientProbe {
             switch result {
             case .success(let connection):
                 self.connection = connection
-                connection += { self.received += $0 }
+                // In bulk: a debug build appends 100 MB byte by byte slowly.
+                connection += { chunk in chunk.withUnsafeBytes { self.received.append(contentsOf: $0) } }
                 connection.didClose += { self.closed = $0 }
                 connection.didReachEnd += { self.reachedEnd = true }
                 connection.start()
@@ -204,6 +205,28 @@ final class ClientProbe {
         #expect(LoopDriver.run(until: { client.reachedEnd }))
         #expect(String(decoding: client.received, as: UTF8.self) == "last words")
         #expect(client.closed == nil)
+    }
+
+    @Test func aKeptChunkKeepsItsBytesAndChunksAreNotRemembered() throws {
+        let tree = ComponentTree(EchoServer())
+        tree.activate()
+        defer { tree.destroy(); LoopDriver.settle() }
+        let echo = try #require(tree.root.value(as: EchoServer.self))
+        let client = ClientProbe(port: echo.listener.port)
+        #expect(LoopDriver.run(until: { client.connection != nil }))
+        let connection = try #require(client.connection)
+        var kept: [ByteChunk] = []
+        connection += { kept.append($0) }
+
+        connection.write("first")
+        #expect(LoopDriver.run(until: { client.received.count == 5 }))
+        connection.write("second")
+        #expect(LoopDriver.run(until: { client.received.count == 11 }))
+        // Reads reuse one buffer only while nobody keeps a chunk of it, so
+        // the first chunk still holds its own bytes after the second read.
+        #expect(kept.map { String(decoding: Array($0), as: UTF8.self) } == ["first", "second"])
+        // The emitter does not keep chunks alive itself.
+        #expect(connection.emitter.lastValue == nil)
     }
 
     @Test func linesSplitOnNewlinesAcrossChunks() throws {

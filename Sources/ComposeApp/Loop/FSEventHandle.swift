@@ -58,7 +58,7 @@ private func fsEventHandleFired(_ handle: UnsafeMutablePointer<uv_fs_event_t>?, 
         renamed: events & Int32(UV_RENAME.rawValue) != 0,
         changed: events & Int32(UV_CHANGE.rawValue) != 0
     )
-    LoopHandle.dispatch(compose_uv_handle(handle), as: FSEventHandle.self) { owner in
-        owner.fire(change, status: status)
+    LoopHandle.dispatch(compose_uv_handle(handle), as: FSEventHandle.self, (change, status)) { owner, event in
+        owner.fire(event.0, status: event.1)
     }
 }

@@ -71,7 +71,7 @@ private func fileReaderDidRead(_ request: UnsafeMutablePointer<uv_fs_t>?) {
     uv_fs_req_cleanup(request)
     let reader = Unmanaged<FileReader>.fromOpaque(data)
     request.deallocate()
-    MainActor.assumeIsolated {
-        reader.takeRetainedValue().didRead(result)
+    onLoopThread((reader, result)) { read in
+        read.0.takeRetainedValue().didRead(read.1)
     }
 }

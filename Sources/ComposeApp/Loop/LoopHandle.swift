@@ -69,14 +69,26 @@ class LoopHandle {
         return Unmanaged<LoopHandle>.fromOpaque(data)
     }
 
-    /// Enters the main actor from a libuv callback (libuv calls back on the
-    /// loop thread, which is the main thread) with the handle's owner, if it
-    /// is a `T` and not closing.
-    nonisolated static func dispatch<T: LoopHandle>(_ handle: UnsafeMutablePointer<uv_handle_t>?, as type: T.Type, _ body: @MainActor (T) -> Void) {
+    /// Calls `body` on the main actor from a libuv callback with the
+    /// handle's owner and `argument`, unless the owner is closing.
+    ///
+    /// Pass what the callback received as `argument` and keep `body` free
+    /// of captures: a closure without captures needs no allocation.
+    ///
+    /// Every C callback of this module is registered on handles of one
+    /// owner type only (`tcpHandleRead` on ``TCPHandle``s, ...), so the
+    /// owner is a `T`; `unsafeDowncast` still checks that in debug builds.
+    nonisolated static func dispatch<T: LoopHandle, Argument>(
+        _ handle: UnsafeMutablePointer<uv_handle_t>?,
+        as type: T.Type,
+        _ argument: Argument,
+        _ body: @escaping @MainActor (T, Argument) -> Void
+    ) {
         guard let owner = unmanagedOwner(of: handle) else { return }
-        MainActor.assumeIsolated {
-            guard let typed = owner.takeUnretainedValue() as? T, !typed.isClosing else { return }
-            body(typed)
+        onLoopThread((owner, argument, body)) { call in
+            let typed = unsafeDowncast(call.0.takeUnretainedValue(), to: T.self)
+            guard !typed.isClosing else { return }
+            call.2(typed, call.1)
         }
     }
 
@@ -92,8 +104,24 @@ class LoopHandle {
 private func loopHandleDidClose(_ handle: UnsafeMutablePointer<uv_handle_t>?) {
     guard let handle, let owner = LoopHandle.unmanagedOwner(of: handle) else { return }
     handle.pointee.data = nil
-    MainActor.assumeIsolated {
+    onLoopThread(owner) { owner in
         owner.takeRetainedValue().didClose()
     }
     UnsafeMutableRawPointer(handle).deallocate()
+}
+
+/// Calls `body`, a main-actor function, with `argument` from a libuv callback.
+///
+/// This is `MainActor.assumeIsolated` without its runtime check, which costs
+/// about as much as the rest of a read callback. It is safe because libuv
+/// calls back only from inside `uv_run`, and every `uv_run` of this module
+/// is made by main-actor code (``EventLoop/run()``,
+/// ``EventLoop/tearDown()``, `LoopDriver`): the callback runs synchronously
+/// inside a main-actor function, on the main actor. (CLibUV is imported
+/// `internal`, so no other module runs this loop.) The cast only drops the
+/// isolation from the function type; a synchronous function's calling
+/// convention does not depend on it. Keep `body` free of captures (pass
+/// what it needs as `argument`), so that calling it allocates nothing.
+nonisolated func onLoopThread<Argument>(_ argument: Argument, _ body: @escaping @MainActor (Argument) -> Void) {
+    unsafeBitCast(body, to: ((Argument) -> Void).self)(argument)
 }

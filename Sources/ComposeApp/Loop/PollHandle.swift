@@ -27,7 +27,7 @@ final class PollHandle: LoopHandle {
 }
 
 private func pollHandleFired(_ handle: UnsafeMutablePointer<uv_poll_t>?, _ status: Int32, _ events: Int32) {
-    LoopHandle.dispatch(compose_uv_handle(handle), as: PollHandle.self) { owner in
+    LoopHandle.dispatch(compose_uv_handle(handle), as: PollHandle.self, ()) { owner, _ in
         owner.fire()
     }
 }

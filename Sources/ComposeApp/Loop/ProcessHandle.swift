@@ -202,7 +202,7 @@ private struct CStringArray {
 }
 
 private func processHandleExited(_ process: UnsafeMutablePointer<uv_process_t>?, _ status: Int64, _ signal: Int32) {
-    LoopHandle.dispatch(compose_uv_handle(process), as: ProcessHandle.self) { owner in
-        owner.exited(status: status, signal: signal)
+    LoopHandle.dispatch(compose_uv_handle(process), as: ProcessHandle.self, (status, signal)) { owner, exit in
+        owner.exited(status: exit.0, signal: exit.1)
     }
 }

@@ -45,7 +45,7 @@ final class SignalHandle: LoopHandle {
 }
 
 private func signalHandleFired(_ handle: UnsafeMutablePointer<uv_signal_t>?, _ signal: Int32) {
-    LoopHandle.dispatch(compose_uv_handle(handle), as: SignalHandle.self) { owner in
+    LoopHandle.dispatch(compose_uv_handle(handle), as: SignalHandle.self, signal) { owner, signal in
         owner.fire(signal)
     }
 }

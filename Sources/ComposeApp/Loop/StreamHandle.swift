@@ -152,7 +152,7 @@ private func streamHandleAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, 
 
 private func streamHandleRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {
     guard count != 0 else { return }
-    LoopHandle.dispatch(compose_uv_handle(stream), as: StreamHandle.self) { owner in
+    LoopHandle.dispatch(compose_uv_handle(stream), as: StreamHandle.self, count) { owner, count in
         owner.didRead(count)
     }
 }
@@ -161,8 +161,8 @@ private func streamHandleWritten(_ request: UnsafeMutablePointer<uv_write_t>?, _
     guard let request, let data = request.pointee.data else { return }
     let owner = Unmanaged<StreamHandle>.fromOpaque(data)
     UnsafeMutableRawPointer(request).deallocate()
-    MainActor.assumeIsolated {
-        owner.takeRetainedValue().didWrite(status)
+    onLoopThread((owner, status)) { written in
+        written.0.takeRetainedValue().didWrite(written.1)
     }
 }
 
@@ -170,7 +170,7 @@ private func streamHandleShutDown(_ request: UnsafeMutablePointer<uv_shutdown_t>
     guard let request, let data = request.pointee.data else { return }
     let owner = Unmanaged<StreamHandle>.fromOpaque(data)
     request.deallocate()
-    MainActor.assumeIsolated {
+    onLoopThread(owner) { owner in
         owner.takeRetainedValue().close()
     }
 }

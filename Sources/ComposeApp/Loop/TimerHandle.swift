@@ -49,7 +49,7 @@ final class TimerHandle: LoopHandle {
 }
 
 private func timerHandleFired(_ timer: UnsafeMutablePointer<uv_timer_t>?) {
-    LoopHandle.dispatch(compose_uv_handle(timer), as: TimerHandle.self) { owner in
+    LoopHandle.dispatch(compose_uv_handle(timer), as: TimerHandle.self, ()) { owner, _ in
         owner.fire()
     }
 }

@@ -28,6 +28,11 @@ public struct ByteChunk: RandomAccessCollection, CustomStringConvertible {
         try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer.memory)[0..<count]))
     }
 
+    /// The bytes, valid while this chunk (or a copy of it) exists.
+    var bytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: buffer.memory.baseAddress, count: count)
+    }
+
     public var description: String {
         "\(count) bytes"
     }
@@ -35,11 +40,14 @@ public struct ByteChunk: RandomAccessCollection, CustomStringConvertible {
 
 /// Memory libuv reads into. One is shared by every connection; when a
 /// delivered chunk still holds it after the observers returned, the next
-/// read gets a new one (see ``ReadBuffer/forNextRead()``).
+/// read gets a new one (see ``ReadBuffer/forNextRead()``). 256 KiB, so that
+/// a streaming peer's data takes fewer reads (and the echo of it fewer
+/// writes) than with libuv's suggested 64 KiB; being shared, it costs that
+/// once per process, not per connection.
 final class ReadBuffer {
     let memory: UnsafeMutableRawBufferPointer
 
-    init(size: Int = 64 * 1024) {
+    init(size: Int = 256 * 1024) {
         memory = .allocate(byteCount: size, alignment: 16)
     }
 

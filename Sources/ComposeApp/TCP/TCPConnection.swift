@@ -68,7 +68,8 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
         case closed
     }
 
-    /// Each chunk of bytes received.
+    /// Each chunk of bytes received. Chunks are not remembered: its
+    /// `lastValue` is always `nil`, and `++=` calls back for new chunks only.
     public let emitter = Emitter<ByteChunk>()
     /// Sent once when the socket is closed.
     public let didClose = Emitter<CloseReason>()
@@ -108,7 +109,9 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
         // this connection closes it (dropping the closures) in its deinit, so
         // they never run after the connection is gone; plain unowned would
         // cost an atomic check on every read.
-        handle.onRead = { [unowned(unsafe) self] chunk in self.emitter.send(chunk) }
+        // Chunks are not kept as the emitter's last value: a kept chunk holds
+        // the loop's read buffer, and the next read would allocate a new one.
+        handle.onRead = { [unowned(unsafe) self] chunk in self.emitter.sendWithoutKeeping(chunk) }
         handle.onEnd = { [unowned(unsafe) self] error in self.inputEnded(error) }
         handle.onWriteCompleted = { [unowned(unsafe) self] count, error in self.writeCompleted(count, error) }
         handle.onClosed = { [unowned(unsafe) self] in self.handleClosed() }
@@ -196,7 +199,9 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
     /// Writes a chunk received (an echo copies nothing).
     @discardableResult
     public func write(_ chunk: ByteChunk) -> WriteResult {
-        chunk.withUnsafeBytes { write($0) }
+        // Not `chunk.withUnsafeBytes { write($0) }`: a main-actor closure
+        // handed to a nonisolated function checks the executor on each call.
+        write(chunk.bytes)
     }
 
     /// Writes the UTF-8 bytes of `text`.

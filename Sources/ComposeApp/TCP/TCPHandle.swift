@@ -153,7 +153,8 @@ private func tcpHandleRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count
     guard count != 0 else { return }
     // The buffer the allocation callback just handed out.
     let chunk = count > 0 ? ByteChunk(buffer: ReadBuffer.forNextRead(), count: count) : nil
-    LoopHandle.dispatch(compose_uv_handle(stream), as: TCPHandle.self) { owner in
+    LoopHandle.dispatch(compose_uv_handle(stream), as: TCPHandle.self, (chunk, count)) { owner, read in
+        let (chunk, count) = read
         if let chunk {
             owner.onRead?(chunk)
         } else if count == Int(UV_EOF.rawValue) {
@@ -165,7 +166,7 @@ private func tcpHandleRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count
 }
 
 private func tcpHandleConnection(_ server: UnsafeMutablePointer<uv_stream_t>?, _ status: Int32) {
-    LoopHandle.dispatch(compose_uv_handle(server), as: TCPHandle.self) { owner in
+    LoopHandle.dispatch(compose_uv_handle(server), as: TCPHandle.self, status) { owner, status in
         owner.onConnection?(status < 0 ? LoopError("uv_listen", code: status) : nil)
     }
 }
@@ -175,7 +176,8 @@ private func tcpHandleWritten(_ request: UnsafeMutablePointer<uv_write_t>?, _ st
     let count = Int(bitPattern: request.pointee.data)
     let stream = request.pointee.handle
     UnsafeMutableRawPointer(request).deallocate()
-    LoopHandle.dispatch(compose_uv_handle(stream), as: TCPHandle.self) { owner in
+    LoopHandle.dispatch(compose_uv_handle(stream), as: TCPHandle.self, (count, status)) { owner, written in
+        let (count, status) = written
         owner.onWriteCompleted?(count, status < 0 ? LoopError("uv_write", code: status) : nil)
     }
 }
@@ -184,7 +186,7 @@ private func tcpHandleShutDown(_ request: UnsafeMutablePointer<uv_shutdown_t>?, 
     guard let request else { return }
     let stream = request.pointee.handle
     request.deallocate()
-    LoopHandle.dispatch(compose_uv_handle(stream), as: TCPHandle.self) { owner in
+    LoopHandle.dispatch(compose_uv_handle(stream), as: TCPHandle.self, status) { owner, status in
         owner.onShutdown?(status < 0 ? LoopError("uv_shutdown", code: status) : nil)
     }
 }
@@ -193,7 +195,7 @@ private func tcpHandleConnected(_ request: UnsafeMutablePointer<uv_connect_t>?, 
     guard let request else { return }
     let stream = request.pointee.handle
     request.deallocate()
-    LoopHandle.dispatch(compose_uv_handle(stream), as: TCPHandle.self) { owner in
+    LoopHandle.dispatch(compose_uv_handle(stream), as: TCPHandle.self, status) { owner, status in
         owner.onConnect?(status < 0 ? LoopError("uv_tcp_connect", code: status) : nil)
     }
 }
