@@ -192,14 +192,23 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         // nothing removes from the array while a dispatch runs, so indices
         // below `end` match the slots.
         let bodies = state.pointee.bodies
+        // `bodies.count == end` always; saying so lets the optimizer drop
+        // the bounds check of `bodies[i]` in the loop.
+        let checkedEnd = Swift.min(end, bodies.count)
         var i = 0
-        while i < end {
+        while i < checkedEnd {
+            // Reloaded each time: an observer added meanwhile may move the slots.
             let slot = state.pointee.slots[i]
-            if slot.state != .cancelled {
-                if slot.state == .once { markCancelled(at: i) }
-                state.pointee.currentScope = slot.scope
-                bodies[i](value)
+            // One comparison for the common case, a live observer.
+            if slot.state != .live {
+                if slot.state == .cancelled {
+                    i &+= 1
+                    continue
+                }
+                markCancelled(at: i)
             }
+            state.pointee.currentScope = slot.scope
+            bodies[i](value)
             i &+= 1
         }
         state.pointee.depth &-= 1
