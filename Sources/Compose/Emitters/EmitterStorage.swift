@@ -192,11 +192,8 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         // nothing removes from the array while a dispatch runs, so indices
         // below `end` match the slots.
         let bodies = state.pointee.bodies
-        // `bodies.count == end` always; saying so lets the optimizer drop
-        // the bounds check of `bodies[i]` in the loop.
-        let checkedEnd = Swift.min(end, bodies.count)
         var i = 0
-        while i < checkedEnd {
+        while i < end {
             // Reloaded each time: an observer added meanwhile may move the slots.
             let slot = state.pointee.slots[i]
             // One comparison for the common case, a live observer.
