@@ -95,6 +95,66 @@ import Testing
         #expect(emitter.observerCount == 102)
     }
 
+    @Test func aNestedSendCallsObserversAddedEarlierInTheOuterDispatch() {
+        let emitter = Emitter<Int>()
+        var log: [String] = []
+        emitter += { value in
+            log.append("outer\(value)")
+            if value == 1 {
+                emitter += { log.append("new\($0)") }
+                emitter.send(2)
+            }
+        }
+        emitter += { log.append("last\($0)") }
+        emitter.send(1)
+        // The nested send (2) was made after `new` subscribed, so it calls
+        // it; the outer send (1) began before, so it does not.
+        #expect(log == ["outer1", "outer2", "last2", "new2", "last1"])
+        log = []
+        emitter.send(3)
+        #expect(log == ["outer3", "last3", "new3"])
+        #expect(emitter.observerCount == 3)
+    }
+
+    @Test func anObserverAddedAndCancelledInOneDispatchIsNeverCalled() {
+        weak var weakWitness: Witness?
+        let emitter = Emitter<Int>()
+        var log: [String] = []
+        emitter += { value in
+            log.append("outer\(value)")
+            guard value == 1 else { return }
+            let witness = Witness()
+            weakWitness = witness
+            let added = emitter += { _ in
+                _ = witness
+                log.append("added")
+            }
+            added.cancel()
+            emitter.send(2)
+        }
+        emitter.send(1)
+        emitter.send(3)
+        #expect(log == ["outer1", "outer2", "outer3"])
+        #expect(emitter.observerCount == 1)
+        #expect(weakWitness == nil)
+    }
+
+    @Test func aOnceObserverAddedDuringADispatchRunsOnceInANestedSend() {
+        let emitter = Emitter<Int>()
+        var log: [Int] = []
+        emitter += { value in
+            if value == 1 {
+                emitter !+= { log.append($0) }
+                emitter.send(2)
+                emitter.send(3)
+            }
+        }
+        emitter.send(1)
+        emitter.send(4)
+        #expect(log == [2])
+        #expect(emitter.observerCount == 1)
+    }
+
     /// Lets a test give a component an action to run from an observer.
     final class Hook {
         var action: @MainActor () -> Void = {}

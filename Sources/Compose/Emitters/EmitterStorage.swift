@@ -6,11 +6,13 @@
 ///
 /// - the mutable state lives behind a `let` pointer, so the dispatch loop pays
 ///   no dynamic exclusivity check per observer;
-/// - the observers' closures sit in a `ContiguousArray` beside the slots;
-///   a send takes that array once (one retain) and calls its elements, each
-///   a borrowed (+0), statically main-actor call, like calling a closure
-///   array. An observer added during the send makes the array copy itself;
-///   the send keeps calling the array it started with;
+/// - the observers' closures sit in a `ContiguousArray` beside the slots.
+///   The outermost send borrows that array in place (`inout`, so no retain)
+///   and calls its elements, each a borrowed (+0), statically main-actor
+///   call, like calling a closure array. While it runs nothing writes the
+///   array: observers added meanwhile wait in `pending`, cancelled ones are
+///   only marked. Both are settled when the outermost send ends. A send
+///   from inside an observer of the same emitter takes copies (retains);
 /// - observers cancelled while a dispatch runs are only marked; they are
 ///   removed when the outermost dispatch has finished ("compaction");
 /// - `send` and `add` are `@inlinable`, so they are specialised for the
@@ -55,8 +57,16 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         /// First, so that its address is the state's address.
         @usableFromInline var currentScope: Unmanaged<ComponentNode>?
         @usableFromInline var slots: UnsafeMutablePointer<Slot>
-        /// The observers' closures, index for index with `slots`.
+        /// The observers' closures, index for index with `slots`. Never
+        /// written while a dispatch of this emitter runs (see `pending`).
         @usableFromInline var bodies = ContiguousArray<@MainActor (Value) -> Void>()
+        /// Closures of observers added while a dispatch runs; their slots
+        /// follow those of `bodies`. Moved into `bodies` when the outermost
+        /// dispatch ends, so empty whenever none runs.
+        @usableFromInline var pending = ContiguousArray<@MainActor (Value) -> Void>()
+        /// Whether the end of the outermost dispatch has work: observers
+        /// cancelled (marked) or added (pending) meanwhile.
+        @usableFromInline var needsSettling = false
         /// Removal hooks, by observer id (few observers have one).
         @usableFromInline var cancelHooks: [UInt64: @MainActor () -> Void] = [:]
         @usableFromInline var count = 0
@@ -140,7 +150,12 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
             state: once ? .once : .live,
             scope: unmanagedScope
         ))
-        state.pointee.bodies.append(handler.body)
+        if state.pointee.depth == 0 {
+            state.pointee.bodies.append(handler.body)
+        } else {
+            state.pointee.pending.append(handler.body)
+            state.pointee.needsSettling = true
+        }
         if let onCancel = handler.onCancel { state.pointee.cancelHooks[id] = onCancel }
         state.pointee.count = index &+ 1
         let subscription = Subscription(storage: self, id: id) { storage, id in
@@ -187,11 +202,32 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         guard end > 0 else { return }
         let savedScope = state.pointee.currentScope
         let savedCell = ObservationContext.enterDispatch(scopeCell: scopeCell)
-        state.pointee.depth &+= 1
-        // The closures as they are now (one retain for the whole send);
-        // nothing removes from the array while a dispatch runs, so indices
-        // below `end` match the slots.
-        let bodies = state.pointee.bodies
+        if state.pointee.depth == 0 {
+            state.pointee.depth = 1
+            // `bodies` is not written until this dispatch ends (additions
+            // go to `pending`, cancellations only mark slots, compaction
+            // waits), so borrowing it in place is safe. A nested send of
+            // this emitter only reads it.
+            callObservers(&state.pointee.bodies, upTo: end, with: value)
+            state.pointee.depth = 0
+        } else {
+            state.pointee.depth &+= 1
+            sendNested(value, upTo: end)
+            state.pointee.depth &-= 1
+        }
+        state.pointee.currentScope = savedScope
+        ObservationContext.leaveDispatch(restoring: savedCell)
+        if state.pointee.depth == 0, state.pointee.needsSettling {
+            settle()
+        }
+    }
+
+    /// The loop of the outermost dispatch: observers `0..<end`, all in
+    /// `bodies` (nothing is pending when a dispatch starts). Kept out of
+    /// line (still specialised) so that the values `send` restores
+    /// afterwards do not take registers from the loop.
+    @inlinable @inline(never)
+    func callObservers(_ bodies: inout ContiguousArray<@MainActor (Value) -> Void>, upTo end: Int, with value: Value) {
         var i = 0
         while i < end {
             // Reloaded each time: an observer added meanwhile may move the slots.
@@ -208,12 +244,40 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
             bodies[i](value)
             i &+= 1
         }
-        state.pointee.depth &-= 1
-        state.pointee.currentScope = savedScope
-        ObservationContext.leaveDispatch(restoring: savedCell)
-        if state.pointee.depth == 0, state.pointee.cancelledCount > 0 {
-            compact()
+    }
+
+    /// A send from inside a dispatch of this emitter: observers `0..<end`,
+    /// including those added since the outer dispatch began (pending).
+    @inlinable
+    func sendNested(_ value: Value, upTo end: Int) {
+        let bodies = state.pointee.bodies
+        let pending = state.pointee.pending
+        var i = 0
+        while i < end {
+            let slot = state.pointee.slots[i]
+            if slot.state != .cancelled {
+                if slot.state == .once { markCancelled(at: i) }
+                state.pointee.currentScope = slot.scope
+                if i < bodies.count {
+                    bodies[i](value)
+                } else {
+                    pending[i - bodies.count](value)
+                }
+            }
+            i &+= 1
         }
+    }
+
+    /// Ends the outermost dispatch's deferred work: pending observers join
+    /// `bodies`, cancelled ones are removed.
+    @usableFromInline
+    func settle() {
+        state.pointee.needsSettling = false
+        if !state.pointee.pending.isEmpty {
+            state.pointee.bodies.append(contentsOf: state.pointee.pending)
+            state.pointee.pending.removeAll(keepingCapacity: true)
+        }
+        if state.pointee.cancelledCount > 0 { compact() }
     }
 
     /// Where ``ObservationContext`` finds the scope of the observer being
@@ -263,13 +327,14 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         for i in 0..<state.pointee.count where state.pointee.slots[i].state != .cancelled {
             markCancelled(at: i)
         }
-        if state.pointee.depth == 0 { compact() }
+        if state.pointee.depth == 0 { settle() }
     }
 
     @usableFromInline
     func markCancelled(at index: Int) {
         state.pointee.slots[index].state = .cancelled
         state.pointee.cancelledCount &+= 1
+        state.pointee.needsSettling = true
     }
 
     /// Binary search: ids grow with every subscription and removals keep the
