@@ -139,6 +139,9 @@ public final class ComponentNode {
             subscriptions.removeAll { !$0.isActive }
             compactionThreshold = Swift.max(32, subscriptions.count * 2)
         }
+        // Room for four at once: most scopes get a few observers, and
+        // growing from one to two to four would allocate three times.
+        if subscriptions.capacity == 0 { subscriptions.reserveCapacity(4) }
         subscriptions.append(subscription)
     }
 
