@@ -31,14 +31,12 @@ run: deps
 
 # Builds every product first: the runner starts the timer, startup and echo
 # contenders (Benchmarks/Sources/*) as child processes. This project's own
-# modules are always recompiled: an incremental release build does not
-# recompile a client of Compose after Compose's inlinable code changed, and
-# the stale client crashes or measures the old code. (Dependencies such as
-# SwiftNIO stay built.)
-OWN_RELEASE_MODULES := Compose ComposeApp ComposeTesting BenchmarkTrees ComposeBenchmarks EchoCompose TimerCompose StartupCompose
-
+# Swift files are touched first so that all of its modules are recompiled:
+# an incremental release build does not recompile a client of Compose after
+# Compose's inlinable code changed, and the stale client crashes or measures
+# the old code. (Dependencies such as SwiftNIO stay built.)
 bench: deps
-	cd Benchmarks && rm -rf $(addprefix .build/release/,$(addsuffix .build,$(OWN_RELEASE_MODULES)))
+	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
 	cd Benchmarks && $(SWIFT) build -c release && $(SWIFT) run -c release --skip-build ComposeBenchmarks
 
 # Scenarios of the fixture app (Tests/Fixtures/AppFixture) under valgrind's
