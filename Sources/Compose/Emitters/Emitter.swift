@@ -40,13 +40,12 @@ public struct Emitter<Value>: EmitterProtocol, Sendable {
         storage.send(value)
     }
 
-    /// Sends `value` and does not keep it as ``lastValue`` (which becomes
-    /// `nil`): for streams whose values should not outlive their dispatch,
-    /// such as chunks viewing a reused read buffer.
+    /// Sends `value` without keeping it as ``lastValue``: for streams whose
+    /// values should not outlive their dispatch, such as chunks viewing a
+    /// reused read buffer. An emitter sent to only this way has no last value.
     @inlinable
     package func sendWithoutKeeping(_ value: Value) {
-        storage.send(value)
-        storage.forgetLastValue()
+        storage.dispatch(value)
     }
 
     /// The last value sent, or `nil` if nothing was sent yet.

@@ -122,11 +122,6 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         state.pointee.last = value
     }
 
-    @inlinable
-    func forgetLastValue() {
-        state.pointee.last = nil
-    }
-
     var observerCount: Int { state.pointee.count - state.pointee.cancelledCount }
 
     /// Registers `handler` in the scope in effect, after checking the
@@ -194,10 +189,18 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
 
     // MARK: Sending
 
-    /// Calls every observer registered before this call, in subscription order.
+    /// Keeps `value` as the last value and calls every observer registered
+    /// before this call, in subscription order.
     @inlinable
     func send(_ value: Value) {
         state.pointee.last = value
+        dispatch(value)
+    }
+
+    /// Calls every observer registered before this call, in subscription
+    /// order, without keeping `value`.
+    @inlinable
+    func dispatch(_ value: Value) {
         let end = state.pointee.count
         guard end > 0 else { return }
         let savedScope = state.pointee.currentScope
