@@ -64,9 +64,6 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         /// follow those of `bodies`. Moved into `bodies` when the outermost
         /// dispatch ends, so empty whenever none runs.
         @usableFromInline var pending = ContiguousArray<@MainActor (Value) -> Void>()
-        /// Whether the end of the outermost dispatch has work: observers
-        /// cancelled (marked) or added (pending) meanwhile.
-        @usableFromInline var needsSettling = false
         /// Removal hooks, by observer id (few observers have one).
         @usableFromInline var cancelHooks: [UInt64: @MainActor () -> Void] = [:]
         @usableFromInline var count = 0
@@ -149,7 +146,6 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
             state.pointee.bodies.append(handler.body)
         } else {
             state.pointee.pending.append(handler.body)
-            state.pointee.needsSettling = true
         }
         if let onCancel = handler.onCancel { state.pointee.cancelHooks[id] = onCancel }
         state.pointee.count = index &+ 1
@@ -220,7 +216,7 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         }
         state.pointee.currentScope = savedScope
         ObservationContext.leaveDispatch(restoring: savedCell)
-        if state.pointee.depth == 0, state.pointee.needsSettling {
+        if state.pointee.depth == 0, state.pointee.cancelledCount > 0 || !state.pointee.pending.isEmpty {
             settle()
         }
     }
@@ -275,7 +271,6 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     /// `bodies`, cancelled ones are removed.
     @usableFromInline
     func settle() {
-        state.pointee.needsSettling = false
         if !state.pointee.pending.isEmpty {
             state.pointee.bodies.append(contentsOf: state.pointee.pending)
             state.pointee.pending.removeAll(keepingCapacity: true)
@@ -337,7 +332,6 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     func markCancelled(at index: Int) {
         state.pointee.slots[index].state = .cancelled
         state.pointee.cancelledCount &+= 1
-        state.pointee.needsSettling = true
     }
 
     /// Binary search: ids grow with every subscription and removals keep the
