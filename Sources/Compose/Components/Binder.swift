@@ -57,21 +57,17 @@ enum Binder {
             }
         }
         ObservationContext.withScope(node) {
-            runObservers(of: pointer)
+            readObservers(of: &UnsafeMutablePointer(mutating: pointer).pointee)
         }
         for attachment in node.attachments { attachment.componentDidBind(node) }
         return node
     }
 
-    /// Reads `observers` of the value in place. `pointer.pointee.observers`,
+    /// Reads `observers` of a bound value in place. `pointer.pointee.observers`,
     /// or passing `pointer.pointee` as a `borrowing` argument, copies the
     /// value first (retaining every emitter of its subtree, so binding cost
     /// grew with the tree's depth); an `inout` argument is passed by address.
     /// Nothing is written through it: `observers` is a getter.
-    private static func runObservers<C: Component>(of pointer: UnsafePointer<C>) {
-        readObservers(of: &UnsafeMutablePointer(mutating: pointer).pointee)
-    }
-
     private static func readObservers<C: Component>(of value: inout C) {
         _ = value.observers
     }

@@ -25,7 +25,7 @@ public struct ByteChunk: RandomAccessCollection, CustomStringConvertible {
 
     /// Calls `body` with the chunk's bytes (valid during the call only).
     public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer.memory)[0..<count]))
+        try body(bytes)
     }
 
     /// The bytes, valid while this chunk (or a copy of it) exists.
