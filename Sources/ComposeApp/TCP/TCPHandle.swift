@@ -123,19 +123,22 @@ final class TCPHandle: LoopHandle {
     // MARK: Addresses
 
     var peerAddress: (host: String, port: UInt16)? {
-        var storage = sockaddr_storage()
-        var length = Int32(MemoryLayout<sockaddr_storage>.size)
-        let result = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { uv_tcp_getpeername(tcp, $0, &length) }
-        }
-        return result == 0 ? SocketAddress.describe(storage) : nil
+        address(uv_tcp_getpeername)
     }
 
     var localAddress: (host: String, port: UInt16)? {
+        address(uv_tcp_getsockname)
+    }
+
+    /// The address `get` (`uv_tcp_getpeername` or `uv_tcp_getsockname`)
+    /// reports for this socket, or `nil` if it fails.
+    private func address(
+        _ get: (UnsafePointer<uv_tcp_t>?, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<Int32>?) -> Int32
+    ) -> (host: String, port: UInt16)? {
         var storage = sockaddr_storage()
         var length = Int32(MemoryLayout<sockaddr_storage>.size)
         let result = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { uv_tcp_getsockname(tcp, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { get(tcp, $0, &length) }
         }
         return result == 0 ? SocketAddress.describe(storage) : nil
     }
