@@ -26,6 +26,15 @@ struct EchoServer: Component {
     }
 }
 
+/// Runs `body` with an active EchoServer and its tree, then destroys it.
+@MainActor
+func withEchoServer(_ body: (EchoServer, ComponentTree) throws -> Void) throws {
+    let tree = ComponentTree(EchoServer())
+    tree.activate()
+    defer { tree.destroy(); LoopDriver.settle() }
+    try body(try #require(tree.root.value(as: EchoServer.self)), tree)
+}
+
 /// Collects what a client connection receives.
 @MainActor
 final class ClientProbe {
@@ -55,86 +64,81 @@ final class ClientProbe {
 @MainActor
 @Suite(.serialized) struct TCPTests {
     @Test func anEchoServerSendsEveryByteBackInOrder() throws {
-        let tree = ComponentTree(EchoServer())
-        tree.activate()
-        defer { tree.destroy(); LoopDriver.settle() }
-        let server = try #require((tree.root.value(as: EchoServer.self))?.listener)
-        #expect(server.isListening)
-        #expect(server.port != 0)
+        try withEchoServer { echo, _ in
+            let server = echo.listener
+            #expect(server.isListening)
+            #expect(server.port != 0)
 
-        let client = ClientProbe(port: server.port)
-        #expect(LoopDriver.run(until: { client.connection != nil }))
-        let payload = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        client.connection?.write(payload)
-        #expect(LoopDriver.run(until: { client.received.count >= payload.count }))
-        #expect(sameBytes(client.received, payload))
+            let client = ClientProbe(port: server.port)
+            #expect(LoopDriver.run(until: { client.connection != nil }))
+            let payload = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            client.connection?.write(payload)
+            #expect(LoopDriver.run(until: { client.received.count >= payload.count }))
+            #expect(sameBytes(client.received, payload))
+        }
     }
 
     @Test func aHundredConcurrentClientsEachGetTheirOwnBytesBack() throws {
-        let tree = ComponentTree(EchoServer())
-        tree.activate()
-        defer { tree.destroy(); LoopDriver.settle() }
-        let echo = try #require(tree.root.value(as: EchoServer.self))
-        let size = 1 << 20
-        let clients = (0..<100).map { _ in ClientProbe(port: echo.listener.port) }
-        #expect(LoopDriver.run(until: { clients.allSatisfy { $0.connection != nil } }))
-        #expect(LoopDriver.run(until: { echo.clients.count == 100 }))
-        // One body for all (a debug build is slow to make 100 MB byte by
-        // byte); each client's payload starts with its own index, so a
-        // mix-up between connections shows.
-        let body = (0..<size - 8).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
-        var payloads: [[UInt8]] = []
-        for (index, client) in clients.enumerated() {
-            var payload = withUnsafeBytes(of: UInt64(index).bigEndian) { Array($0) }
-            payload.append(contentsOf: body)
-            payloads.append(payload)
-            client.connection?.write(payload)
+        try withEchoServer { echo, _ in
+            let size = 1 << 20
+            let clients = (0..<100).map { _ in ClientProbe(port: echo.listener.port) }
+            #expect(LoopDriver.run(until: { clients.allSatisfy { $0.connection != nil } }))
+            #expect(LoopDriver.run(until: { echo.clients.count == 100 }))
+            // One body for all (a debug build is slow to make 100 MB byte by
+            // byte); each client's payload starts with its own index, so a
+            // mix-up between connections shows.
+            let body = (0..<size - 8).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
+            var payloads: [[UInt8]] = []
+            for (index, client) in clients.enumerated() {
+                var payload = withUnsafeBytes(of: UInt64(index).bigEndian) { Array($0) }
+                payload.append(contentsOf: body)
+                payloads.append(payload)
+                client.connection?.write(payload)
+            }
+            #expect(LoopDriver.run(until: { clients.allSatisfy { $0.received.count >= size } }, timeout: .seconds(60)))
+            for (client, payload) in zip(clients, payloads) {
+                #expect(client.received.count == payload.count)
+                #expect(sameBytes(client.received, payload))
+            }
+            for client in clients { client.connection?.close() }
+            #expect(LoopDriver.run(until: { echo.clients.count == 0 }))
         }
-        #expect(LoopDriver.run(until: { clients.allSatisfy { $0.received.count >= size } }, timeout: .seconds(60)))
-        for (client, payload) in zip(clients, payloads) {
-            #expect(client.received.count == payload.count)
-            #expect(sameBytes(client.received, payload))
-        }
-        for client in clients { client.connection?.close() }
-        #expect(LoopDriver.run(until: { echo.clients.count == 0 }))
     }
 
     @Test func aClientThatStopsReadingEngagesBackPressureAndLosesNothing() throws {
-        let tree = ComponentTree(EchoServer())
-        tree.activate()
-        defer { tree.destroy(); LoopDriver.settle() }
-        let echo = try #require(tree.root.value(as: EchoServer.self))
-        let client = ClientProbe(port: echo.listener.port)
-        #expect(LoopDriver.run(until: { client.connection != nil && echo.clients.count == 1 }))
-        let connection = try #require(client.connection)
-        connection.pauseReading()
+        try withEchoServer { echo, _ in
+            let client = ClientProbe(port: echo.listener.port)
+            #expect(LoopDriver.run(until: { client.connection != nil && echo.clients.count == 1 }))
+            let connection = try #require(client.connection)
+            connection.pauseReading()
 
-        let serverSide = try #require(echo.clients.ids.first.flatMap { echo.clients[$0] }?.connection)
-        // Send until the server's queue is full: the kernel's buffers on
-        // both sides fill first, then the server queues what it cannot send.
-        let chunk = [UInt8](repeating: 0x5a, count: 64 * 1024)
-        var sent = 0
-        while serverSide.queuedBytes < serverSide.writeQueueLimit, sent < 256 * chunk.count {
-            if connection.queuedBytes < 4 * chunk.count {
+            let serverSide = try #require(echo.clients.ids.first.flatMap { echo.clients[$0] }?.connection)
+            // Send until the server's queue is full: the kernel's buffers on
+            // both sides fill first, then the server queues what it cannot send.
+            let chunk = [UInt8](repeating: 0x5a, count: 64 * 1024)
+            var sent = 0
+            while serverSide.queuedBytes < serverSide.writeQueueLimit, sent < 256 * chunk.count {
+                if connection.queuedBytes < 4 * chunk.count {
+                    connection.write(chunk)
+                    sent += chunk.count
+                }
+                LoopDriver.run(until: { false }, timeout: .milliseconds(2))
+            }
+            #expect(serverSide.queuedBytes >= serverSide.writeQueueLimit)
+            // Full, the server stops reading: its memory stays bounded by its
+            // queue limit plus one read, however long the client keeps writing.
+            for _ in 0..<16 {
                 connection.write(chunk)
                 sent += chunk.count
             }
-            LoopDriver.run(until: { false }, timeout: .milliseconds(2))
-        }
-        #expect(serverSide.queuedBytes >= serverSide.writeQueueLimit)
-        // Full, the server stops reading: its memory stays bounded by its
-        // queue limit plus one read, however long the client keeps writing.
-        for _ in 0..<16 {
-            connection.write(chunk)
-            sent += chunk.count
-        }
-        LoopDriver.run(until: { false }, timeout: .milliseconds(200))
-        #expect(serverSide.queuedBytes <= serverSide.writeQueueLimit + 64 * 1024)
+            LoopDriver.run(until: { false }, timeout: .milliseconds(200))
+            #expect(serverSide.queuedBytes <= serverSide.writeQueueLimit + 64 * 1024)
 
-        connection.resumeReading()
-        #expect(LoopDriver.run(until: { client.received.count >= sent }, timeout: .seconds(30)))
-        #expect(client.received.count == sent)
-        #expect(client.received.allSatisfy { $0 == 0x5a })
+            connection.resumeReading()
+            #expect(LoopDriver.run(until: { client.received.count >= sent }, timeout: .seconds(30)))
+            #expect(client.received.count == sent)
+            #expect(client.received.allSatisfy { $0 == 0x5a })
+        }
     }
 
     @Test func listeningOnAPortInUseIsAnErrorNamingTheAddress() throws {
@@ -165,68 +169,60 @@ final class ClientProbe {
     }
 
     @Test func destroyingAConnectionsComponentClosesTheSocket() throws {
-        let tree = ComponentTree(EchoServer())
-        tree.activate()
-        defer { tree.destroy(); LoopDriver.settle() }
-        let echo = try #require(tree.root.value(as: EchoServer.self))
-        let client = ClientProbe(port: echo.listener.port)
-        #expect(LoopDriver.run(until: { echo.clients.count == 1 }))
-        let id = try #require(echo.clients.ids.first)
-        echo.clients.remove(id)
-        #expect(LoopDriver.run(until: { client.closed != nil }))
-        #expect(client.closed == .remote)
+        try withEchoServer { echo, _ in
+            let client = ClientProbe(port: echo.listener.port)
+            #expect(LoopDriver.run(until: { echo.clients.count == 1 }))
+            let id = try #require(echo.clients.ids.first)
+            echo.clients.remove(id)
+            #expect(LoopDriver.run(until: { client.closed != nil }))
+            #expect(client.closed == .remote)
+        }
     }
 
     @Test func thePeerClosingDestroysTheConnectionsComponent() throws {
-        let tree = ComponentTree(EchoServer())
-        tree.activate()
-        defer { tree.destroy(); LoopDriver.settle() }
-        let echo = try #require(tree.root.value(as: EchoServer.self))
-        let client = ClientProbe(port: echo.listener.port)
-        #expect(LoopDriver.run(until: { echo.clients.count == 1 }))
-        client.connection?.close()
-        #expect(LoopDriver.run(until: { echo.clients.count == 0 }))
-        #expect(tree.statistics.nodes == 2)
+        try withEchoServer { echo, tree in
+            let client = ClientProbe(port: echo.listener.port)
+            #expect(LoopDriver.run(until: { echo.clients.count == 1 }))
+            client.connection?.close()
+            #expect(LoopDriver.run(until: { echo.clients.count == 0 }))
+            #expect(tree.statistics.nodes == 2)
+        }
     }
 
     @Test func halfCloseDeliversEndOfInputAfterTheQueuedBytes() throws {
-        let tree = ComponentTree(EchoServer())
-        tree.activate()
-        defer { tree.destroy(); LoopDriver.settle() }
-        let echo = try #require(tree.root.value(as: EchoServer.self))
-        let client = ClientProbe(port: echo.listener.port)
-        #expect(LoopDriver.run(until: { client.connection != nil }))
-        client.connection?.closesOnEndOfInput = false
-        client.connection?.write("last words")
-        client.connection?.shutdownWrite()
-        #expect(client.connection?.write("too late") == .closed)
-        // The server echoes, sees end of input, closes; the client reads
-        // the echo and then the end.
-        #expect(LoopDriver.run(until: { client.reachedEnd }))
-        #expect(String(decoding: client.received, as: UTF8.self) == "last words")
-        #expect(client.closed == nil)
+        try withEchoServer { echo, _ in
+            let client = ClientProbe(port: echo.listener.port)
+            #expect(LoopDriver.run(until: { client.connection != nil }))
+            client.connection?.closesOnEndOfInput = false
+            client.connection?.write("last words")
+            client.connection?.shutdownWrite()
+            #expect(client.connection?.write("too late") == .closed)
+            // The server echoes, sees end of input, closes; the client reads
+            // the echo and then the end.
+            #expect(LoopDriver.run(until: { client.reachedEnd }))
+            #expect(String(decoding: client.received, as: UTF8.self) == "last words")
+            #expect(client.closed == nil)
+        }
     }
 
     @Test func aKeptChunkKeepsItsBytesAndChunksAreNotRemembered() throws {
-        let tree = ComponentTree(EchoServer())
-        tree.activate()
-        defer { tree.destroy(); LoopDriver.settle() }
-        let echo = try #require(tree.root.value(as: EchoServer.self))
-        let client = ClientProbe(port: echo.listener.port)
-        #expect(LoopDriver.run(until: { client.connection != nil }))
-        let connection = try #require(client.connection)
-        var kept: [ByteChunk] = []
-        connection += { kept.append($0) }
+        try withEchoServer { echo, _ in
+            let client = ClientProbe(port: echo.listener.port)
+            #expect(LoopDriver.run(until: { client.connection != nil }))
+            let connection = try #require(client.connection)
+            var kept: [ByteChunk] = []
+            connection += { kept.append($0) }
 
-        connection.write("first")
-        #expect(LoopDriver.run(until: { client.received.count == 5 }))
-        connection.write("second")
-        #expect(LoopDriver.run(until: { client.received.count == 11 }))
-        // Reads reuse one buffer only while nobody keeps a chunk of it, so
-        // the first chunk still holds its own bytes after the second read.
-        #expect(kept.map { String(decoding: Array($0), as: UTF8.self) } == ["first", "second"])
-        // The emitter does not keep chunks alive itself.
-        #expect(connection.emitter.lastValue == nil)
+            connection.write("first")
+            #expect(LoopDriver.run(until: { client.received.count == 5 }))
+            connection.write("second")
+            #expect(LoopDriver.run(until: { client.received.count == 11 }))
+            // Reads reuse one buffer only while nobody keeps a chunk of it, so
+            // the first chunk still holds its own bytes after the second read.
+            #expect(kept.map { String(decoding: Array($0), as: UTF8.self) } == ["first", "second"])
+            // The emitter does not keep chunks alive itself.
+            #expect(connection.emitter.lastValue == nil)
+        }
     }
 
     @Test func linesSplitOnNewlinesAcrossChunks() throws {
@@ -301,22 +297,20 @@ final class ClientProbe {
     }
 
     @Test func tenThousandConnectDisconnectCyclesLeaveNothingBehind() throws {
-        let tree = ComponentTree(EchoServer())
-        tree.activate()
-        defer { tree.destroy(); LoopDriver.settle() }
-        let echo = try #require(tree.root.value(as: EchoServer.self))
-        LoopDriver.settle()
-        let handles = LoopDriver.openHandleCount
-        let before = tree.statistics
-        for _ in 0..<10_000 {
-            let client = ClientProbe(port: echo.listener.port)
-            #expect(LoopDriver.run(until: { echo.clients.count == 1 }))
-            client.connection?.abort()
-            #expect(LoopDriver.run(until: { echo.clients.count == 0 }))
+        try withEchoServer { echo, tree in
+            LoopDriver.settle()
+            let handles = LoopDriver.openHandleCount
+            let before = tree.statistics
+            for _ in 0..<10_000 {
+                let client = ClientProbe(port: echo.listener.port)
+                #expect(LoopDriver.run(until: { echo.clients.count == 1 }))
+                client.connection?.abort()
+                #expect(LoopDriver.run(until: { echo.clients.count == 0 }))
+            }
+            LoopDriver.settle()
+            #expect(tree.statistics == before)
+            #expect(LoopDriver.openHandleCount == handles)
         }
-        LoopDriver.settle()
-        #expect(tree.statistics == before)
-        #expect(LoopDriver.openHandleCount == handles)
     }
 }
 
