@@ -4,21 +4,9 @@ import Testing
 
 @MainActor
 @Suite struct LifecycleTests {
-    /// Records every lifecycle event of every node of the tree.
-    func recordLifecycle(of tree: ComponentTree, into log: EventLog) {
-        for node in tree.allNodes {
-            let name = node.label
-            node.didAppear += { log.record("appear \(name)") }
-            node.didDisappear += { log.record("disappear \(name)") }
-            node.didEnterFocus += { log.record("focus \(name)") }
-            node.didLeaveFocus += { log.record("unfocus \(name)") }
-        }
-    }
-
     @Test func activationGoesParentsFirstAndDeactivationChildrenFirst() {
         let host = TestHost(Root(log: BindLog()), activate: false)
-        let log = EventLog()
-        recordLifecycle(of: host.tree, into: log)
+        let log = recordLifecycle(of: host.tree)
         host.tree.activate()
         #expect(log.events == [
             "appear root", "appear pair", "appear left", "appear right", "appear bare",
@@ -34,8 +22,7 @@ import Testing
 
     @Test func activatingTwiceSendsNothingTheSecondTime() {
         let host = TestHost(Root(log: BindLog()))
-        let log = EventLog()
-        recordLifecycle(of: host.tree, into: log)
+        let log = recordLifecycle(of: host.tree)
         host.tree.activate()
         #expect(log.events.isEmpty)
         #expect(host.tree.root.isActive)
@@ -69,8 +56,7 @@ import Testing
 
     @Test func anObserverOfDidAppearMayDeactivateTheTree() {
         let host = TestHost(Root(log: BindLog()), activate: false)
-        let log = EventLog()
-        recordLifecycle(of: host.tree, into: log)
+        let log = recordLifecycle(of: host.tree)
         host.root.pair.didAppear += { host.tree.deactivate() }
         host.tree.activate()
         #expect(!host.tree.root.isActive)
