@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <unistd.h>
 #include <errno.h>
+#include <signal.h>
+#include <string.h>
 
 /* libdispatch's hooks for driving the main queue from a foreign run loop
    (how Foundation's RunLoop integrates it on Linux). Exported by
@@ -23,6 +25,19 @@ static inline void compose_uv_drain_main_queue(int fd) {
     ssize_t ignored = read(fd, &value, sizeof value);
     (void)ignored;
     _dispatch_main_queue_callback_4CF(NULL);
+}
+
+/* Sets `signum` to ignored if its action is the default one; an action the
+   program installed itself is kept. Returns 1 if it changed the action. */
+static inline int compose_ignore_if_default(int signum) {
+    struct sigaction current;
+    if (sigaction(signum, NULL, &current) != 0) return 0;
+    if ((current.sa_flags & SA_SIGINFO) || current.sa_handler != SIG_DFL) return 0;
+    struct sigaction ignore;
+    memset(&ignore, 0, sizeof ignore);
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    return sigaction(signum, &ignore, NULL) == 0;
 }
 
 static inline uv_handle_t *compose_uv_handle(void *handle) {

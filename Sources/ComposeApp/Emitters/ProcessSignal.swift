@@ -1,5 +1,8 @@
 import Compose
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A process signal as an emitter: observe it with `+=`.
 ///
@@ -16,13 +19,14 @@ import Logging
 ///
 /// `SIGINT` and `SIGTERM` also start the app's graceful shutdown (see
 /// `StartupConfiguration`); observing them here adds to that, it does not
-/// replace it. `SIGHUP` never shuts the app down. A listening signal does not
-/// keep the loop running by itself.
+/// replace it. `SIGHUP` never shuts the app down, even while nothing
+/// observes it: the runtime catches it for the app's whole life. A listening
+/// signal does not keep the loop running by itself.
 @MainActor
 public final class ProcessSignal: EmitterProtocol, LoopResource {
     /// A signal number with a name.
     public struct Name: Hashable, Sendable, CustomStringConvertible {
-        /// The signal number (`SIGHUP` is 1 on Linux).
+        /// The signal number, from the platform's headers.
         public let rawValue: Int32
         public let description: String
 
@@ -32,19 +36,19 @@ public final class ProcessSignal: EmitterProtocol, LoopResource {
         }
 
         /// `SIGHUP`: by convention, "reload your configuration".
-        public static let hangup = Name(rawValue: 1, name: "SIGHUP")
+        public static let hangup = Name(rawValue: SIGHUP, name: "SIGHUP")
         /// `SIGINT`: Ctrl-C.
-        public static let interrupt = Name(rawValue: 2, name: "SIGINT")
+        public static let interrupt = Name(rawValue: SIGINT, name: "SIGINT")
         /// `SIGQUIT`.
-        public static let quit = Name(rawValue: 3, name: "SIGQUIT")
+        public static let quit = Name(rawValue: SIGQUIT, name: "SIGQUIT")
         /// `SIGUSR1`.
-        public static let user1 = Name(rawValue: 10, name: "SIGUSR1")
+        public static let user1 = Name(rawValue: SIGUSR1, name: "SIGUSR1")
         /// `SIGUSR2`.
-        public static let user2 = Name(rawValue: 12, name: "SIGUSR2")
+        public static let user2 = Name(rawValue: SIGUSR2, name: "SIGUSR2")
         /// `SIGTERM`: the polite request to stop.
-        public static let terminate = Name(rawValue: 15, name: "SIGTERM")
+        public static let terminate = Name(rawValue: SIGTERM, name: "SIGTERM")
         /// `SIGWINCH`: the terminal was resized.
-        public static let windowChange = Name(rawValue: 28, name: "SIGWINCH")
+        public static let windowChange = Name(rawValue: SIGWINCH, name: "SIGWINCH")
     }
 
     /// Sent each time the signal arrives.

@@ -11,6 +11,9 @@ import Logging
 /// `Task.sleep` work inside observers. The poll does not keep the loop alive
 /// by itself: the loop runs while a timer, signal, socket, stream or child
 /// process handle is active.
+///
+/// Creating the loop sets `SIGPIPE` and `SIGXFSZ` to ignored when their
+/// action is the default one (``FatalSignalDefaults``).
 @MainActor
 final class EventLoop {
     /// The one loop of the process.
@@ -22,6 +25,9 @@ final class EventLoop {
     private let logger = Logger(label: "compose")
 
     private init() {
+        // Before any handle exists: a peer that goes away must never kill
+        // the process through SIGPIPE (see FatalSignalDefaults).
+        FatalSignalDefaults.apply()
         uv = uv_default_loop()
         mainQueueFD = compose_uv_main_queue_fd()
     }

@@ -31,6 +31,13 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
         return base + " for " + context
     }
 
+    /// Whether the error says the other end went away (`EPIPE`,
+    /// `ECONNRESET`, `ECONNABORTED`): expected of any peer, never a failure
+    /// of the app itself.
+    public var isPeerGone: Bool {
+        code == UV_EPIPE.rawValue || code == UV_ECONNRESET.rawValue || code == UV_ECONNABORTED.rawValue
+    }
+
     /// Throws a ``LoopError`` when `result` is a libuv error code.
     static func check(_ result: Int32, _ operation: String, context: String? = nil) throws(LoopError) {
         if result < 0 { throw LoopError(operation, code: result, context: context) }

@@ -41,10 +41,9 @@ import Glibc
 /// **Standard input.** Made with `acceptsInput: true`, the child reads a
 /// pipe that ``write(_:)-(String)`` feeds and ``closeInput()`` ends (after
 /// every queued write). Otherwise its standard input is `/dev/null`.
-/// Writing to a child's input makes the app ignore `SIGPIPE`, so that a
-/// write to a child that has exited fails with `EPIPE` on ``errors``
-/// instead of killing the app; children start with default signal
-/// dispositions.
+/// The runtime ignores `SIGPIPE`, so a write to a child that has exited
+/// fails with `EPIPE` on ``errors`` instead of killing the app; children
+/// start with default signal dispositions.
 ///
 /// **Termination policy.** ``terminate()`` sends `SIGTERM`, then `SIGKILL`
 /// if the child is still running after ``terminationGracePeriod`` (2 s by
@@ -199,7 +198,6 @@ public final class ChildProcess: EmitterProtocol, ComponentAttachment {
                 let pipe = try StreamHandle(loop: .main)
                 opened.append(pipe)
                 inputPipe = pipe
-                Self.ignoreBrokenPipes()
             } else {
                 inputPipe = nil
             }
@@ -227,7 +225,7 @@ public final class ChildProcess: EmitterProtocol, ComponentAttachment {
         pid = process.pid
         phase = .running
         retainedWhileRunning = self
-        inputPipe?.reportErrors { [weak self] error in self?.report(error) }
+        inputPipe?.reportErrors { [weak self] error in self?.inputFailed(error) }
         read(outputPipe, as: .output)
         read(errorPipe, as: .error)
     }
@@ -422,13 +420,20 @@ public final class ChildProcess: EmitterProtocol, ComponentAttachment {
         errors.send(error)
     }
 
-    /// Ignores `SIGPIPE` once for the process (see "Standard input").
-    private static var ignoresBrokenPipes = false
-
-    private static func ignoreBrokenPipes() {
-        guard !ignoresBrokenPipes else { return }
-        ignoresBrokenPipes = true
-        signal(SIGPIPE, SIG_IGN)
+    /// A write to the child's input failed. `EPIPE` means the child closed
+    /// its input or exited: an expected event, not a failure of the app, so
+    /// it is reported on ``errors`` once and the input is closed (later
+    /// writes are ignored).
+    private func inputFailed(_ error: LoopError) {
+        guard let pipe = inputPipe else { return }
+        inputPipe = nil
+        pipe.close()
+        if error.isPeerGone {
+            Diagnostics.logger.debug("ChildProcess(\(executable)) closed its input: \(error)")
+            errors.send(error)
+        } else {
+            report(error)
+        }
     }
 
     // MARK: ComponentAttachment

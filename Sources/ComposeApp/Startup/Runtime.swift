@@ -81,6 +81,20 @@ final class Runtime {
                 logger.error("Cannot handle \(name) for graceful shutdown: \(error)")
             }
         }
+        // SIGHUP means "reload" to a daemon, and its default action would
+        // end the process: catch it for the app's whole life, so it reaches
+        // ProcessSignal(.hangup) observers and never kills the app.
+        guard !configuration.shutdownSignals.contains(.hangup) else { return }
+        do {
+            let handle = try SignalHandle(loop: loop)
+            try handle.start(ProcessSignal.Name.hangup.rawValue) { [unowned self] _ in
+                self.logger.info("SIGHUP received.")
+            }
+            handle.keepsLoopAlive = false
+            shutdownSignals.append(handle)
+        } catch {
+            logger.error("Cannot catch SIGHUP: \(error)")
+        }
     }
 
     private func received(_ signal: Int32, name: ProcessSignal.Name) {

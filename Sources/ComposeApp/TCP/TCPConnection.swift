@@ -78,6 +78,12 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
     /// Sent when the peer ends its side (half-close or close); with
     /// ``closesOnEndOfInput`` the connection then closes.
     public let didReachEnd = SignalEmitter()
+    /// Sent once when a read or write fails, just before the connection
+    /// closes with ``CloseReason/failed(_:)``. A peer that went away
+    /// (`EPIPE` when writing to a peer that closed, `ECONNRESET` when it
+    /// reset) is reported here like any other failure; it is logged at
+    /// debug level only, since any client may do it.
+    public let errors = Emitter<LoopError>()
 
     /// The peer's address (`127.0.0.1:53122`).
     public let remoteAddress: String
@@ -304,10 +310,16 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
 
     private func fail(_ error: LoopError) {
         guard isOpen || closeAfterFlush else { return }
-        Diagnostics.logger.debug("TCP connection \(remoteAddress): \(error)")
+        if error.isPeerGone {
+            Diagnostics.logger.debug("TCP connection \(remoteAddress): \(error)")
+        } else {
+            Diagnostics.logger.warning("TCP connection \(remoteAddress): \(error)")
+        }
         closeReason = .failed(error)
         isOpen = false
+        closeAfterFlush = false
         handle.close()
+        errors.send(error)
     }
 
     private func handleClosed() {
@@ -324,6 +336,7 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
         didClose.adopt(by: node)
         drained.adopt(by: node)
         didReachEnd.adopt(by: node)
+        errors.adopt(by: node)
         lineSplitter?.lines.adopt(by: node)
     }
 
