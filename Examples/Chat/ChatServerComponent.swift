@@ -34,7 +34,13 @@ extension ChatServerComponent {
             sessions.remove(id)
         }
 
+        // Failing to listen is fatal; failing to accept one connection
+        // (too many open files, ...) is not: the listener goes on.
         listener.errors += { error in
+            guard !listener.isListening else {
+                log("cannot accept a connection: \(error)")
+                return
+            }
             log("cannot listen: \(error)")
             Application.shutdown(status: 1)
         }

@@ -129,7 +129,7 @@ import Testing
 }
 
 /// A running chat daemon and the port it listens on.
-private struct ChatDaemon {
+struct ChatDaemon {
     let process: FixtureProcess
     let port: UInt16
 
@@ -157,6 +157,19 @@ private struct ChatDaemon {
         client.send(name)
         try await client.waitFor(ChatDaemonTests.hello(name))
         return client
+    }
+
+    /// A new client is greeted, named and answered.
+    func expectService(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let name = "guest\(UInt32.random(in: 0...UInt32.max))"
+        let client = try await connect(as: name)
+        client.send("/who")
+        // Clients that just left may still be listed.
+        let answered = await client.input.waitForLine(timeout: FixtureProcess.failureTimeout) {
+            $0.hasPrefix("Here: ") && $0.contains(name)
+        }
+        #expect(answered, "no answer to /who:\n\(client.input.text)", sourceLocation: sourceLocation)
+        client.disconnect()
     }
 
     /// Sends SIGTERM and returns the exit status.

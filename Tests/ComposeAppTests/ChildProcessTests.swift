@@ -147,6 +147,24 @@ private func isGone(_ pid: Int32) -> Bool {
         #expect(probe.errors.isEmpty)
     }
 
+    @Test func writingToAChildThatClosedItsInputIsOneEPIPEAndTheInputCloses() throws {
+        // The child closes its standard input, says so, and lives on.
+        let process = ChildProcess("/bin/sh", arguments: ["-c", "exec 0<&-; echo closed; exec sleep 5"], acceptsInput: true)
+        let probe = ProcessProbe(process)
+        try process.start()
+        #expect(LoopDriver.run(until: { probe.output == ["closed"] }))
+        for _ in 0..<20 { process.write(String(repeating: "x", count: 4096) + "\n") }
+        #expect(LoopDriver.run(until: { !probe.errors.isEmpty }))
+        LoopDriver.settle()
+        #expect(probe.errors.count == 1)
+        #expect(probe.errors.first?.name == "EPIPE", "\(probe.errors)")
+        #expect(process.isRunning)
+        process.terminate()
+        let termination = try #require(probe.waitForExit())
+        #expect(termination.signal == SIGTERM)
+        #expect(probe.errors.count == 1)
+    }
+
     @Test func destroyingTheOwningComponentTerminatesTheChildAndLeavesNoZombie() throws {
         let before = LoopDriver.openHandleCount
         let tree = ComponentTree(Supervisor())

@@ -81,9 +81,14 @@ final class FixtureProcess: Sendable {
         let out = try Self.pipe()
         let err = try Self.pipe()
 
+        // Through `env --default-signal`, so the child starts with every
+        // signal at its default action, as from a shell. This test runner
+        // ignores SIGPIPE, and an ignored signal survives exec: a child
+        // started directly would be protected from SIGPIPE by the runner,
+        // not by the runtime the tests are about.
         let process = Process()
-        process.executableURL = try Self.executableURL(executable)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["--default-signal", try Self.executableURL(executable).path] + arguments
         process.environment = environment
         if let inputFile {
             process.standardInput = try FileHandle(forReadingFrom: inputFile)
@@ -248,7 +253,7 @@ final class FixtureProcess: Sendable {
 
     /// The package's executables are built next to the test bundle; failing
     /// that, in the package's default build folder.
-    private static func executableURL(_ executable: String) throws -> URL {
+    static func executableURL(_ executable: String) throws -> URL {
         var candidates: [URL] = []
         if let test = Bundle.main.executableURL {
             candidates.append(test.deletingLastPathComponent().appendingPathComponent(executable))

@@ -57,6 +57,8 @@ struct FixtureApp: RouterComponent {
     let tcp = TCPScenario()
     let process = ProcessScenario()
     let files = FilesScenario()
+    let echo = EchoScenario()
+    let chatty = Chatty()
     let router = Router(start: \Self.idle)
 
     var observers: Void {
