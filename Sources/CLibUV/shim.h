@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <stdio.h>
 
 /* libdispatch's hooks for driving the main queue from a foreign run loop
    (how Foundation's RunLoop integrates it on Linux). Exported by
@@ -38,6 +39,13 @@ static inline int compose_ignore_if_default(int signum) {
     ignore.sa_handler = SIG_IGN;
     sigemptyset(&ignore.sa_mask);
     return sigaction(signum, &ignore, NULL) == 0;
+}
+
+/* Makes stdout line-buffered when it is not a terminal (a pipe, a file,
+   the journal), so each line an app prints leaves at once. Call before
+   anything is written to stdout. */
+static inline void compose_line_buffer_stdout(void) {
+    if (!isatty(STDOUT_FILENO)) setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
 static inline uv_handle_t *compose_uv_handle(void *handle) {

@@ -24,6 +24,8 @@ public final class ComponentNode {
     public internal(set) var children: [ComponentNode] = []
     /// The tree this node belongs to.
     public private(set) weak var tree: ComponentTree?
+    /// The app this node belongs to (its tree's context).
+    public var context: AppContext? { tree?.context }
     /// Whether the component is part of the active tree.
     public internal(set) var isActive = false
     /// Whether the node was destroyed (its observers are all cancelled).

@@ -14,12 +14,17 @@ public import Logging
 /// ```
 @MainActor
 public final class ComponentTree {
-    /// Every diagnostic about this tree, also logged through ``logger``.
-    public let diagnostics: Emitter<Diagnostic>
-    /// The logger diagnostics go to (label `compose` by default).
-    public let logger: Logger
-    /// The clock of time-based operators and timers in this tree, if any.
-    public var scheduler: (any Scheduler)?
+    /// The app this tree belongs to: its clock, logger, diagnostics and
+    /// shutdown. Every node reaches it (``ComponentNode/context``).
+    public let context: AppContext
+    /// Every diagnostic about this tree, also logged through ``logger``
+    /// (the context's).
+    public var diagnostics: Emitter<Diagnostic> { context.diagnostics }
+    /// The logger diagnostics go to (the context's).
+    public var logger: Logger { context.logger }
+    /// The clock of time-based operators and timers in this tree (the
+    /// context's), if any.
+    public var scheduler: (any Scheduler)? { context.scheduler }
     /// The deepest focused component, while the tree is active.
     public private(set) var focusedNode: ComponentNode?
     /// How many nodes are bound and not destroyed.
@@ -27,29 +32,47 @@ public final class ComponentTree {
 
     private var rootNode: ComponentNode?
 
-    /// Binds `root` and its whole subtree: children first, then each
-    /// component's `observers`, exactly once per instance. The tree starts
-    /// inactive; call ``activate()``.
+    /// Binds `root` and its whole subtree with `context`: children first,
+    /// then each component's `observers`, exactly once per instance, with
+    /// `context` as ``AppContext/current``. The tree starts inactive; call
+    /// ``activate()``.
     ///
     /// - Parameters:
     ///   - root: The root component.
     ///   - label: The root's label in paths; by default derived from its type
     ///     (`AppComponent` is `app`).
+    ///   - context: The app the tree belongs to.
+    public init<Root: Component>(_ root: Root, label: String? = nil, context: AppContext) {
+        self.context = context
+        let label = label ?? Self.defaultLabel(for: Root.self)
+        context.tree = self
+        rootNode = context.run { Binder.bind(root, label: label, parent: nil, tree: self) }
+    }
+
+    /// Binds `root` with a context of its own made from `scheduler`,
+    /// `logger` and `diagnostics` (see ``init(_:label:context:)``).
+    ///
+    /// - Parameters:
+    ///   - root: The root component.
+    ///   - label: The root's label in paths.
     ///   - scheduler: The clock of this tree's time-based operators.
     ///   - logger: Where diagnostics are logged.
     ///   - diagnostics: The emitter diagnostics are sent on. Pass one you
     ///     already observe to see those reported while binding.
-    public init<Root: Component>(
+    public convenience init<Root: Component>(
         _ root: Root,
         label: String? = nil,
         scheduler: (any Scheduler)? = nil,
         logger: Logger = Logger(label: "compose"),
         diagnostics: Emitter<Diagnostic> = Emitter()
     ) {
-        self.logger = logger
-        self.diagnostics = diagnostics
-        self.scheduler = scheduler
-        rootNode = Binder.bind(root, label: label ?? Self.defaultLabel(for: Root.self), parent: nil, tree: self)
+        let context = AppContext(
+            name: Self.defaultLabel(for: Root.self),
+            scheduler: scheduler,
+            logger: logger,
+            diagnostics: diagnostics
+        )
+        self.init(root, label: label, context: context)
     }
 
     /// The root node.
@@ -71,22 +94,28 @@ public final class ComponentTree {
             report(Diagnostic(.treeDestroyed, "activate() was called on a destroyed tree; bind a new ComponentTree instead."))
             return
         }
-        activate(root)
-        refreshFocus()
+        context.run {
+            activate(root)
+            refreshFocus()
+        }
     }
 
     /// Makes the tree inactive: `didLeaveFocus` on the focused component,
     /// then `didDisappear`, children before parents (later siblings first).
     public func deactivate() {
-        releaseFocus()
-        deactivate(root)
+        context.run {
+            releaseFocus()
+            deactivate(root)
+        }
     }
 
     /// Deactivates the tree, then destroys every node, cancelling every
     /// observer registered in the tree and on its emitters.
     public func destroy() {
-        deactivate()
-        root.destroy()
+        context.run {
+            deactivate()
+            root.destroy()
+        }
     }
 
     /// Activates `node` and its active children, parent first.
@@ -177,7 +206,7 @@ public final class ComponentTree {
     /// the root, and child components are found from it. For runtimes that
     /// call user code around binding (`didBindRootComponent`).
     package func withRootScope<R>(_ body: () throws -> R) rethrows -> R {
-        try ObservationContext.withScope(root, body)
+        try context.run { try ObservationContext.withScope(root, body) }
     }
 
     // MARK: Bookkeeping
@@ -193,11 +222,10 @@ public final class ComponentTree {
 
     /// Logs `diagnostic` and sends it on ``diagnostics``.
     func report(_ diagnostic: Diagnostic) {
-        logger.warning("\(diagnostic.description)")
-        diagnostics.send(diagnostic)
+        context.report(diagnostic)
     }
 
-    static func defaultLabel(for type: Any.Type) -> String {
+    package static func defaultLabel(for type: Any.Type) -> String {
         var name = String(describing: type)
         if let generic = name.firstIndex(of: "<") { name = String(name[..<generic]) }
         if name.hasSuffix("Component"), name.count > "Component".count {

@@ -40,6 +40,11 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unknownInstance = Code(rawValue: "unknownInstance")
         /// A tree was used after it was destroyed.
         public static let treeDestroyed = Code(rawValue: "treeDestroyed")
+        /// An app-wide call (`Application.shutdown()`, ...) was made outside
+        /// the code of a running app.
+        public static let noRunningApp = Code(rawValue: "noRunningApp")
+        /// Something time-based was used in a context without a scheduler.
+        public static let noScheduler = Code(rawValue: "noScheduler")
     }
 
     /// What kind of misuse this is.

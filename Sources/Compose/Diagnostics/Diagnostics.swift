@@ -11,7 +11,7 @@ public enum Diagnostics {
     public static let logger = Logger(label: "compose")
 
     /// Logs `diagnostic` and sends it on `unattached`.
-    static func report(_ diagnostic: Diagnostic) {
+    package static func report(_ diagnostic: Diagnostic) {
         logger.warning("\(diagnostic.description)")
         unattached.send(diagnostic)
     }

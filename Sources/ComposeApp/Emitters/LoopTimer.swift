@@ -20,6 +20,13 @@ import Logging
 /// made with `keepsLoopAlive: false` does not keep the app running on its
 /// own (libuv's unref), which suits housekeeping. libuv timers have
 /// millisecond resolution.
+///
+/// **Clock.** A timer runs on the clock of the app it belongs to: the
+/// context of the tree it is bound in, else the running app's
+/// (``AppContext/current``). In an app that is a libuv timer; in a test
+/// context (`TestApp`, `TestHost`) it is the virtual clock, so
+/// `app.advance(by: .minutes(10))` fires a one-minute timer ten times,
+/// at once.
 @MainActor
 public final class LoopTimer: EmitterProtocol, LoopResource {
     /// Sent each time the timer fires.
@@ -34,6 +41,11 @@ public final class LoopTimer: EmitterProtocol, LoopResource {
     public let startsWithComponent: Bool
     private var handle: TimerHandle?
     private var isClosed = false
+    /// The context of the tree the timer is bound in.
+    private weak var boundContext: AppContext?
+    /// On a virtual clock: the scheduled firing and the context it keeps
+    /// running.
+    private var virtual: (scheduler: any Scheduler, action: ScheduledAction?, context: AppContext?)?
 
     /// The emitters its component adopts.
     public var offeredEmitters: [any EmitterProtocol] { [emitter] }
@@ -63,6 +75,7 @@ public final class LoopTimer: EmitterProtocol, LoopResource {
 
     isolated deinit {
         handle?.close()
+        stopVirtual()
     }
 
     /// Whether the timer is counting down.
@@ -71,11 +84,20 @@ public final class LoopTimer: EmitterProtocol, LoopResource {
     /// Starts (or restarts) the countdown. Does nothing once closed.
     public func start() {
         guard !isClosed else { return }
+        let context = boundContext ?? AppContext.current
+        if let context, context.isSimulated {
+            guard let scheduler = context.scheduler else {
+                context.report(Diagnostic(.noScheduler, "LoopTimer cannot start: its test context has no scheduler. Make the context with one (TestApp and TestHost do)."))
+                return
+            }
+            startVirtual(on: scheduler, keeping: keepsLoopAlive ? context : nil)
+            return
+        }
         if handle == nil {
             do {
-                handle = try TimerHandle(loop: .main)
+                handle = try TimerHandle(loop: (context?.runtime as? EventLoop) ?? .main)
             } catch {
-                Diagnostics.logger.error("LoopTimer could not start: \(error)")
+                (context?.logger ?? Diagnostics.logger).error("LoopTimer could not start: \(error)")
                 return
             }
         }
@@ -89,9 +111,43 @@ public final class LoopTimer: EmitterProtocol, LoopResource {
         }
     }
 
+    private func startVirtual(on scheduler: any Scheduler, keeping context: AppContext?) {
+        stopVirtual()
+        context?.beginWork()
+        virtual = (scheduler, nil, context)
+        isRunning = true
+        scheduleVirtual()
+    }
+
+    private func scheduleVirtual() {
+        guard let scheduler = virtual?.scheduler else { return }
+        virtual?.action = scheduler.schedule(after: interval) { [weak self] in
+            self?.virtualFired()
+        }
+    }
+
+    private func virtualFired() {
+        virtual?.action = nil
+        if repeats {
+            scheduleVirtual()
+        } else {
+            stopVirtual()
+        }
+        emitter.send()
+    }
+
+    private func stopVirtual() {
+        guard let (scheduler, action, context) = virtual else { return }
+        virtual = nil
+        isRunning = false
+        if let action { scheduler.cancel(action) }
+        context?.endWork()
+    }
+
     /// Stops the countdown; ``start()`` starts it again from zero.
     public func stop() {
         handle?.stop()
+        stopVirtual()
         isRunning = false
     }
 
@@ -101,5 +157,12 @@ public final class LoopTimer: EmitterProtocol, LoopResource {
         isRunning = false
         handle?.close()
         handle = nil
+        stopVirtual()
+    }
+
+    /// Adopts the emitter and remembers the tree's context (its clock).
+    public func componentDidBind(_ node: ComponentNode) {
+        boundContext = node.context
+        emitter.adopt(by: node)
     }
 }

@@ -71,16 +71,31 @@ public final class ProcessSignal: EmitterProtocol, LoopResource {
 
     isolated deinit {
         handle?.close()
+        simulated?.cancel()
     }
 
     /// Whether the signal is being listened for.
-    public var isListening: Bool { handle != nil }
+    public var isListening: Bool { handle != nil || simulated != nil }
+
+    /// The context of the tree it is bound in.
+    private weak var boundContext: AppContext?
+    /// In a test context: the subscription to its simulated signals.
+    private var simulated: Subscription?
 
     /// Starts listening. Failures are logged.
     public func start() {
-        guard handle == nil else { return }
+        guard !isListening else { return }
+        let context = boundContext ?? AppContext.current
+        if let context, context.isSimulated {
+            let emitter = emitter
+            let name = name
+            simulated = context.simulatedSignals += { number in
+                if number == name.rawValue { emitter.send(name) }
+            }
+            return
+        }
         do {
-            let signal = try SignalHandle(loop: .main)
+            let signal = try SignalHandle(loop: (context?.runtime as? EventLoop) ?? .main)
             let emitter = emitter
             let name = name
             try signal.start(name.rawValue) { _ in emitter.send(name) }
@@ -95,5 +110,13 @@ public final class ProcessSignal: EmitterProtocol, LoopResource {
     public func stop() {
         handle?.close()
         handle = nil
+        simulated?.cancel()
+        simulated = nil
+    }
+
+    /// Adopts the emitter and remembers the tree's context.
+    public func componentDidBind(_ node: ComponentNode) {
+        boundContext = node.context
+        emitter.adopt(by: node)
     }
 }

@@ -1,26 +1,37 @@
 import Compose
 
-/// The running app: shut it down, reach its tree, follow deep links.
+/// The running app, from its own code: shut it down, reach its tree,
+/// follow deep links.
+///
+/// Each call acts on the app whose code is running
+/// (``AppContext/current``): the one `StartupComponent.main()` runs, or,
+/// in a test, the `TestApp` that drives it, even with several alive in
+/// one process. Called outside any app, a call does nothing and logs a
+/// diagnostic (see ``Diagnostics/unattached``).
 @MainActor
 public enum Application {
+    /// The context of the running app, if code of one is running.
+    public static var context: AppContext? { AppContext.current }
+
     /// Starts a graceful shutdown that ends with exit status `status`.
     ///
-    /// Safe from anywhere on the main actor, at any time: a request made
-    /// before the loop runs (in `willBindRootComponent`, `didBindRootComponent`
-    /// or a `didAppear` observer) is honoured as soon as the root is active.
-    /// Requests after the first are ignored.
+    /// Safe from anywhere in the app's code, at any time: a request made
+    /// before the loop runs (in `willBindRootComponent`,
+    /// `didBindRootComponent` or a `didAppear` observer) is honoured as soon
+    /// as the root is active. Requests after the first are ignored.
     public static func shutdown(status: Int32 = 0) {
-        Runtime.shared.requestShutdown(status: status, reason: "requested by the app")
+        guard let context = running("Application.shutdown(status:)") else { return }
+        context.shutdown.request(status: status, reason: "requested by the app")
     }
 
-    /// Whether a shutdown has begun.
+    /// Whether a shutdown has been requested or has begun.
     public static var isShuttingDown: Bool {
-        Runtime.shared.shutdownRequested
+        context?.shutdown.isRequested ?? false
     }
 
     /// The app's component tree, once bound.
     public static var tree: ComponentTree? {
-        Runtime.shared.tree
+        context?.tree
     }
 
     /// The route string of the focused chain (see
@@ -40,6 +51,13 @@ public enum Application {
     /// Sent once when a graceful shutdown begins, before the tree is
     /// deactivated.
     public static var willShutDown: SignalEmitter {
-        Runtime.shared.willShutDown
+        guard let context = running("Application.willShutDown") else { return SignalEmitter() }
+        return context.shutdown.willShutDown
+    }
+
+    private static func running(_ call: String) -> AppContext? {
+        if let context { return context }
+        Diagnostics.report(Diagnostic(.noRunningApp, "\(call) was used outside a running app: it does nothing. Use it from an app's code (observers, lifecycle methods, tasks they start), or from a test through TestApp."))
+        return nil
     }
 }

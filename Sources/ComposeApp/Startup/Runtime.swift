@@ -1,151 +1,133 @@
 import Compose
+internal import CLibUV
 import Dispatch
 import Logging
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Runs a ``StartupComponent`` app: binds it, runs the loop, shuts down.
+/// Runs one ``StartupComponent`` app on the event loop: makes the app's
+/// context, binds the tree, runs the loop, shuts down, exits.
+///
+/// `StartupComponent.main()` makes the only one of a process; nothing here
+/// is static, so the app's state lives and dies with its context.
 @MainActor
 final class Runtime {
-    static let shared = Runtime()
+    let context: AppContext
+    private let configuration: StartupConfiguration
+    private let loop: EventLoop
+    private var tree: ComponentTree?
+    private var signalHandles: [SignalHandle] = []
+    private var deadline: TimerHandle?
 
-    enum Phase {
-        /// Binding and activating; shutdown requests wait.
-        case starting
-        case running
-        case shuttingDown
+    init(name: String, configuration: StartupConfiguration) {
+        // First: the loop ignores SIGPIPE and SIGXFSZ from its creation on.
+        loop = EventLoop.main
+        // When stdout is a pipe or a file, C buffers it in blocks: make it
+        // line-buffered so that each `print` shows up when it is made.
+        compose_line_buffer_stdout()
+        self.configuration = configuration
+        var logger = configuration.makeLogHandler.map { Logger(label: "compose", factory: $0) } ?? Logger(label: "compose")
+        logger[metadataKey: "app"] = "\(name)"
+        context = AppContext(
+            name: name,
+            scheduler: LoopScheduler(loop: loop),
+            logger: logger,
+            shutdownDeadline: configuration.shutdownDeadline,
+            forcedExitStatus: configuration.forcedExitStatus
+        )
+        context.runtime = loop
     }
 
-    private(set) var phase = Phase.starting
-    private(set) var tree: ComponentTree?
-    let willShutDown = SignalEmitter()
-    private var pendingStatus: Int32?
-    private var exitStatus: Int32 = 0
-    private var configuration = StartupConfiguration()
-    private var shutdownSignals: [SignalHandle] = []
-    private var deadline: TimerHandle?
-    private let loop = EventLoop.main
-    private let logger = Logger(label: "compose")
-
-    var shutdownRequested: Bool { pendingStatus != nil || phase == .shuttingDown }
-
     func run<App: StartupComponent>(_ type: App.Type) -> Never {
-        configuration = App.configuration
-        loop.attachMainQueue()
-        installShutdownSignals()
+        context.run {
+            loop.attachMainQueue()
+            installSignals()
+            context.shutdown.onBegin = { [unowned self] in self.beginShutdown() }
 
-        let app = App()
-        app.willBindRootComponent()
-        let tree = ComponentTree(app, scheduler: LoopScheduler.main, logger: logger)
-        self.tree = tree
-        tree.withRootScope { app.didBindRootComponent() }
-        tree.activate()
-        phase = .running
-        if let status = pendingStatus {
-            beginShutdown(status: status, reason: "requested before the loop ran")
-        }
+            let app = App()
+            app.willBindRootComponent()
+            let tree = ComponentTree(app, context: context)
+            self.tree = tree
+            tree.withRootScope { app.didBindRootComponent() }
+            tree.activate()
+            context.shutdown.didStart()
 
-        loop.run()
-        if phase == .running {
-            // Nothing keeps the loop alive: wind down the tree all the same.
-            beginShutdown(status: 0, reason: "nothing left to do")
             loop.run()
+            if context.shutdown.phase == .running {
+                // Nothing keeps the loop alive: wind down the tree all the same.
+                context.shutdown.idle()
+                loop.run()
+            }
         }
         finish()
     }
 
-    // MARK: Shutdown
+    // MARK: Signals
 
-    func requestShutdown(status: Int32, reason: String) {
-        switch phase {
-        case .starting:
-            if pendingStatus == nil { pendingStatus = status }
-        case .running:
-            beginShutdown(status: status, reason: reason)
-        case .shuttingDown:
-            break
-        }
-    }
-
-    private func installShutdownSignals() {
+    private func installSignals() {
         for name in configuration.shutdownSignals {
-            do {
-                let handle = try SignalHandle(loop: loop)
-                try handle.start(name.rawValue) { [unowned self] signal in
-                    self.received(signal, name: name)
+            listen(to: name) { [unowned self] number in
+                if let status = self.context.shutdown.signalReceived(number, name: name.description) {
+                    fflush(nil)
+                    _exit(status)
                 }
-                handle.keepsLoopAlive = false
-                shutdownSignals.append(handle)
-            } catch {
-                logger.error("Cannot handle \(name) for graceful shutdown: \(error)")
             }
         }
         // SIGHUP means "reload" to a daemon, and its default action would
         // end the process: catch it for the app's whole life, so it reaches
         // ProcessSignal(.hangup) observers and never kills the app.
-        guard !configuration.shutdownSignals.contains(.hangup) else { return }
+        if !configuration.shutdownSignals.contains(.hangup) {
+            listen(to: .hangup) { [unowned self] _ in self.context.logger.info("SIGHUP received.") }
+        }
+    }
+
+    private func listen(to name: ProcessSignal.Name, _ body: @escaping @MainActor (Int32) -> Void) {
         do {
             let handle = try SignalHandle(loop: loop)
-            try handle.start(ProcessSignal.Name.hangup.rawValue) { [unowned self] _ in
-                self.logger.info("SIGHUP received.")
-            }
+            try handle.start(name.rawValue, body)
             handle.keepsLoopAlive = false
-            shutdownSignals.append(handle)
+            signalHandles.append(handle)
         } catch {
-            logger.error("Cannot catch SIGHUP: \(error)")
+            context.logger.error("Cannot handle \(name): \(error)")
         }
     }
 
-    private func received(_ signal: Int32, name: ProcessSignal.Name) {
-        switch phase {
-        case .starting:
-            if pendingStatus == nil { pendingStatus = 0 }
-        case .running:
-            beginShutdown(status: 0, reason: "\(name)")
-        case .shuttingDown:
-            logger.warning("\(name) during shutdown: exiting at once.")
-            fflush(nil)
-            _exit(128 + signal)
-        }
-    }
+    // MARK: Shutdown
 
-    private func beginShutdown(status: Int32, reason: String) {
-        guard phase == .running else { return }
-        phase = .shuttingDown
-        exitStatus = status
-        logger.info("Shutting down (\(reason)).")
+    private func beginShutdown() {
         armDeadline()
-        willShutDown.send()
         tree?.destroy()
     }
 
     private func armDeadline() {
         do {
             let timer = try TimerHandle(loop: loop)
-            timer.start(after: configuration.shutdownDeadline) { [unowned self] in
+            timer.start(after: context.shutdown.deadline) { [unowned self] in
                 self.deadlinePassed()
             }
+            // The deadline bounds the shutdown; it does not prolong it.
             timer.keepsLoopAlive = false
             deadline = timer
         } catch {
-            logger.error("Cannot arm the shutdown deadline: \(error)")
+            context.logger.error("Cannot arm the shutdown deadline: \(error)")
         }
     }
 
     private func deadlinePassed() {
-        let open = loop.openHandleCount - shutdownSignals.count - 1
-        logger.error("Shutdown deadline of \(configuration.shutdownDeadline) passed with \(open) handle(s) still open; closing them by force.")
-        exitStatus = configuration.forcedExitStatus
-        loop.closeAllHandles()
+        let open = loop.openHandleCount - signalHandles.count - 1
+        if context.shutdown.deadlinePassed(stillOpen: "\(open) handle(s)") {
+            loop.closeAllHandles()
+        }
     }
 
     private func finish() -> Never {
         deadline?.close()
-        for handle in shutdownSignals { handle.close() }
-        shutdownSignals = []
+        for handle in signalHandles { handle.close() }
+        signalHandles = []
         loop.tearDown()
+        context.shutdown.finished()
         fflush(nil)
-        exit(exitStatus)
+        exit(context.shutdown.exitStatus ?? 0)
     }
 }

@@ -48,6 +48,6 @@ extension StartupComponent {
 
     /// Runs the app; `@main` calls it. Never returns.
     public static func main() {
-        Runtime.shared.run(Self.self)
+        Runtime(name: ComponentTree.defaultLabel(for: Self.self), configuration: configuration).run(Self.self)
     }
 }

@@ -1,3 +1,5 @@
+public import Logging
+
 /// How a ``StartupComponent`` app starts and stops.
 ///
 /// ```swift
@@ -16,14 +18,28 @@ public struct StartupConfiguration: Sendable {
     public var shutdownDeadline: Duration
     /// The exit status when the deadline forced the shutdown.
     public var forcedExitStatus: Int32
+    /// Makes the log handler of the app's logger (the context's), in place
+    /// before the runtime logs anything; `nil` uses swift-log's bootstrapped
+    /// handler (standard error by default).
+    ///
+    /// ```swift
+    /// StartupConfiguration(makeLogHandler: { label in
+    ///     var handler = StreamLogHandler.standardOutput(label: label)
+    ///     handler.logLevel = .debug
+    ///     return handler
+    /// })
+    /// ```
+    public var makeLogHandler: (@Sendable (String) -> any LogHandler)?
 
     public init(
         shutdownSignals: [ProcessSignal.Name] = [.interrupt, .terminate],
         shutdownDeadline: Duration = .seconds(10),
-        forcedExitStatus: Int32 = 3
+        forcedExitStatus: Int32 = 3,
+        makeLogHandler: (@Sendable (String) -> any LogHandler)? = nil
     ) {
         self.shutdownSignals = shutdownSignals
         self.shutdownDeadline = shutdownDeadline
         self.forcedExitStatus = forcedExitStatus
+        self.makeLogHandler = makeLogHandler
     }
 }
