@@ -39,7 +39,7 @@ let package = Package(
         ),
         .target(
             name: "ComposeTesting",
-            dependencies: ["Compose"],
+            dependencies: ["Compose", "ComposeApp"],
             swiftSettings: strictSettings
         ),
         .testTarget(

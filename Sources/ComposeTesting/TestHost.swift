@@ -1,7 +1,9 @@
 public import Compose
 
 /// Binds a component tree for a test, with no event loop: virtual time,
-/// recorded diagnostics, and direct access to nodes.
+/// recorded diagnostics, and direct access to nodes. The tree's context is
+/// a test context: loop resources in it (`LoopTimer`, `ProcessSignal`) run
+/// on the virtual clock.
 ///
 /// ```swift
 /// @MainActor @Test func logInOpensHome() {
@@ -31,7 +33,8 @@ public final class TestHost<Root: Component> {
         let collector = DiagnosticCollector()
         reported += { collector.diagnostics.append($0) }
         self.collector = collector
-        self.tree = ComponentTree(root, scheduler: scheduler, diagnostics: reported)
+        let context = AppContext(name: "test", isSimulated: true, scheduler: scheduler, diagnostics: reported)
+        self.tree = ComponentTree(root, context: context)
         if activate { tree.activate() }
     }
 

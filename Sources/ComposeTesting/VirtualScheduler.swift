@@ -27,6 +27,9 @@ public final class VirtualScheduler: Scheduler {
     /// Actions scheduled and not yet run or cancelled.
     public var pendingCount: Int { entries.count }
 
+    /// When the next scheduled action is due, if any.
+    public var nextDueTime: Duration? { entries.first?.due }
+
     public func schedule(after delay: Duration, _ action: @escaping @MainActor () -> Void) -> ScheduledAction {
         let id = nextID
         nextID += 1

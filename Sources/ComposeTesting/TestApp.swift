@@ -1,0 +1,206 @@
+public import ComposeApp
+
+/// A whole app in a test: it runs the app's code as
+/// `StartupComponent.main()` does, on a test context — virtual time, no
+/// real signal, and an exit status instead of exiting the process.
+///
+/// ```swift
+/// @MainActor @Test func theHeartbeatBeatsEveryMinute() {
+///     let app = TestApp(root: Heartbeat())   // or TestApp(MyApp.self)
+///     app.advance(by: .seconds(600))         // ten virtual minutes, at once
+///     #expect(app.root(as: Heartbeat.self)?.beats.value == 10)
+///     app.send(.terminate)                   // SIGTERM: graceful shutdown
+///     app.runUntilExit()
+///     #expect(app.exitStatus == 0)
+/// }
+/// ```
+///
+/// Each `TestApp` has a context of its own: several live side by side in
+/// one process (Swift Testing runs tests in parallel), and
+/// `Application.shutdown()` or `Application.willShutDown` in an app's code
+/// act on that app's context. Code the test runs directly (sending to an
+/// emitter of the app) should go through ``run(_:)`` so that it runs as
+/// the app's code.
+@MainActor
+public final class TestApp {
+    /// The app's test context.
+    public let context: AppContext
+    /// The app's virtual clock.
+    public let scheduler: VirtualScheduler
+    /// The bound tree.
+    public private(set) var tree: ComponentTree!
+    /// Every diagnostic the app reported, binding included, in order.
+    public private(set) var diagnostics: [Diagnostic] = []
+    private let shutdownSignals: [ProcessSignal.Name]
+    private var deadline: ScheduledAction?
+
+    /// Runs `App` as `StartupComponent.main()` does: `init()`,
+    /// `willBindRootComponent()`, binding, `didBindRootComponent()`,
+    /// activation; then runs what is due at virtual time zero.
+    public convenience init<App: StartupComponent>(_ type: App.Type) {
+        self.init(name: ComponentTree.defaultLabel(for: App.self), configuration: App.configuration)
+        context.run {
+            let app = App()
+            app.willBindRootComponent()
+            tree = ComponentTree(app, context: context)
+            tree.withRootScope { app.didBindRootComponent() }
+        }
+        start()
+    }
+
+    /// Runs any component as an app's root, with the default
+    /// `StartupConfiguration`.
+    public convenience init<Root: Component>(root: Root, configuration: StartupConfiguration = StartupConfiguration()) {
+        self.init(name: ComponentTree.defaultLabel(for: Root.self), configuration: configuration)
+        tree = ComponentTree(root, context: context)
+        start()
+    }
+
+    private init(name: String, configuration: StartupConfiguration) {
+        let scheduler = VirtualScheduler()
+        self.scheduler = scheduler
+        shutdownSignals = configuration.shutdownSignals
+        let diagnostics = Emitter<Diagnostic>()
+        context = AppContext(
+            name: name,
+            isSimulated: true,
+            scheduler: scheduler,
+            diagnostics: diagnostics,
+            shutdownDeadline: configuration.shutdownDeadline,
+            forcedExitStatus: configuration.forcedExitStatus
+        )
+        diagnostics += { [unowned self] in self.diagnostics.append($0) }
+        context.shutdown.onBegin = { [unowned self] in self.beginShutdown() }
+    }
+
+    private func start() {
+        tree.activate()
+        context.run { context.shutdown.didStart() }
+        runUntilIdle()
+    }
+
+    /// The root component, if it is a `T`.
+    public func root<T: Component>(as type: T.Type) -> T? {
+        tree.root.value(as: type)
+    }
+
+    /// The exit status, once the app has ended; `nil` while it runs.
+    public var exitStatus: Int32? {
+        context.shutdown.phase == .finished ? context.shutdown.exitStatus : nil
+    }
+
+    /// Whether the app has ended.
+    public var hasExited: Bool { context.shutdown.phase == .finished }
+
+    /// Current virtual time.
+    public var now: Duration { scheduler.now }
+
+    // MARK: Driving
+
+    /// Runs `body` as the app's code (``AppContext/current`` is the app's
+    /// context), then everything it made due.
+    @discardableResult
+    public func run<R>(_ body: () throws -> R) rethrows -> R {
+        let result = try context.run(body)
+        runUntilIdle()
+        return result
+    }
+
+    /// Moves virtual time forward by `duration`: timers, `debounce`,
+    /// `delay`, timeouts and the shutdown deadline fire on the way, in time
+    /// order, and the async work each one starts runs before the next.
+    public func advance(by duration: Duration) {
+        let target = scheduler.now + duration
+        context.run {
+            runUntilIdle()
+            while let due = scheduler.nextDueTime, due <= target {
+                scheduler.advance(by: due - scheduler.now)
+                runUntilIdle()
+            }
+            scheduler.advance(by: target - scheduler.now)
+        }
+        runUntilIdle()
+    }
+
+    /// Runs everything due now without moving time: the actions due at
+    /// this virtual instant, and those they schedule for it.
+    ///
+    /// Tasks that observers start (`Task { @MainActor in ... }`) run when
+    /// the test yields the main actor: `await app.settle()`.
+    public func runUntilIdle() {
+        context.run {
+            scheduler.runDue()
+            checkFinished()
+        }
+    }
+
+    /// Lets the main actor's pending jobs run (tasks observers started, and
+    /// their continuations), then runs what they made due now; `rounds`
+    /// bounds how many times it yields.
+    public func settle(rounds: Int = 16) async {
+        for _ in 0..<rounds {
+            runUntilIdle()
+            await Task.yield()
+        }
+        runUntilIdle()
+    }
+
+    /// Delivers a process signal: to the app's `ProcessSignal`s, and, for a
+    /// shutdown signal, to its graceful shutdown (a second one during the
+    /// shutdown ends the app at once with 128 + the signal number).
+    public func send(_ signal: ProcessSignal.Name) {
+        context.run {
+            context.simulatedSignals.send(signal.rawValue)
+            if shutdownSignals.contains(signal),
+               context.shutdown.signalReceived(signal.rawValue, name: signal.description) != nil {
+                finish()
+            }
+        }
+        runUntilIdle()
+    }
+
+    /// Runs the app on virtual time until it ends: time jumps from one
+    /// scheduled action to the next. An app that nothing keeps running
+    /// (no started timer, ...) shuts down as a real one does. Gives up after
+    /// `limit` of virtual time (then ``exitStatus`` is still `nil`).
+    public func runUntilExit(limit: Duration = .seconds(24 * 3600)) {
+        let end = scheduler.now + limit
+        runUntilIdle()
+        while !hasExited, scheduler.now < end {
+            if context.shutdown.phase == .running, context.activeWork == 0 {
+                context.run { context.shutdown.idle() }
+                runUntilIdle()
+                continue
+            }
+            guard let due = scheduler.nextDueTime, due <= end else {
+                advance(by: end - scheduler.now)
+                break
+            }
+            advance(by: due - scheduler.now)
+        }
+    }
+
+    // MARK: Shutdown
+
+    private func beginShutdown() {
+        deadline = scheduler.schedule(after: context.shutdown.deadline) { [weak self] in
+            guard let self else { return }
+            deadline = nil
+            if context.shutdown.deadlinePassed(stillOpen: "\(context.activeWork) resource(s)") {
+                finish()
+            }
+        }
+        tree.destroy()
+    }
+
+    private func checkFinished() {
+        guard context.shutdown.phase == .shuttingDown, context.activeWork == 0 else { return }
+        finish()
+    }
+
+    private func finish() {
+        if let deadline { scheduler.cancel(deadline) }
+        deadline = nil
+        context.shutdown.finished()
+    }
+}
