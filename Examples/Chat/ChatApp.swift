@@ -34,10 +34,3 @@ extension ChatApp {
 }
 
 extension ChatApp: StartupComponent {}
-
-/// The daemon's log: one line on stdout, written at once (even to a pipe).
-@MainActor
-func log(_ line: String) {
-    print(line)
-    fflush(nil)
-}

@@ -38,21 +38,21 @@ extension ChatServerComponent {
         // (too many open files, ...) is not: the listener goes on.
         listener.errors += { error in
             guard !listener.isListening else {
-                log("cannot accept a connection: \(error)")
+                print("cannot accept a connection: \(error)")
                 return
             }
-            log("cannot listen: \(error)")
+            print("cannot listen: \(error)")
             Application.shutdown(status: 1)
         }
 
         reload += { _ in
             hub.messageOfTheDay = settings.readMessageOfTheDay()
-            log("message of the day reloaded")
+            print("message of the day reloaded")
         }
 
         didAppear += {
             if listener.isListening {
-                log("listening on \(settings.host):\(listener.port)")
+                print("listening on \(settings.host):\(listener.port)")
             }
         }
     }

@@ -5,16 +5,6 @@
 // (graceful shutdown: every component disappears, children first). The chat daemon of Examples/Chat will
 // replace it as the app `make run` starts.
 import ComposeApp
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// Prints a line at once (stdout is a pipe under `make run`).
-@MainActor
-func say(_ line: String) {
-    print(line)
-    fflush(nil)
-}
 
 /// A screen that greets the names it is sent.
 struct GreeterComponent: Component {
@@ -23,9 +13,9 @@ struct GreeterComponent: Component {
 
 extension GreeterComponent {
     var observers: Void {
-        didAppear += { say("[greeter] appeared") }
-        didDisappear += { say("[greeter] disappeared") }
-        greet += { name in say("Hello, \(name)!") }
+        didAppear += { print("[greeter] appeared") }
+        didDisappear += { print("[greeter] disappeared") }
+        greet += { name in print("Hello, \(name)!") }
     }
 }
 
@@ -37,10 +27,10 @@ struct CountdownComponent: Component {
 
 extension CountdownComponent {
     var observers: Void {
-        didAppear += { say("[countdown] appeared") }
+        didAppear += { print("[countdown] appeared") }
         var remaining = 5
         tick += {
-            say("[countdown] \(remaining)")
+            print("[countdown] \(remaining)")
             remaining -= 1
             if remaining == 0 { finished.send() }
         }
@@ -59,7 +49,7 @@ extension HelloApp {
     var observers: Void {
         greeter.didAppear += {
             for name in ["Linux", "Compose"] { greeter.greet.send(name) }
-            say("Type a name and press Return; the app stops after the countdown.")
+            print("Type a name and press Return; the app stops after the countdown.")
             router.push(\Self.countdown)   // both screens are now active
         }
         input += { line in
@@ -71,6 +61,6 @@ extension HelloApp {
 
 extension HelloApp: StartupComponent {
     func didBindRootComponent() {
-        say("Bound \(Application.tree?.statistics.nodes ?? 0) components; route: \(Application.currentRoute)")
+        print("Bound \(Application.tree?.statistics.nodes ?? 0) components; route: \(Application.currentRoute)")
     }
 }
