@@ -98,7 +98,7 @@ private func isGone(_ pid: Int32) -> Bool {
             try process.start()
         } throws: { error in
             guard let error = error as? LoopError else { return false }
-            return error.operation == "uv_spawn" && error.name == "ENOENT" && error.description.contains("/no/such/tool")
+            return error.operation == "uv_spawn" && error.kind == .notFound && error.description.contains("/no/such/tool")
         }
         #expect(!process.isRunning)
         LoopDriver.settle()
@@ -157,7 +157,7 @@ private func isGone(_ pid: Int32) -> Bool {
         #expect(LoopDriver.run(until: { !probe.errors.isEmpty }))
         LoopDriver.settle()
         #expect(probe.errors.count == 1)
-        #expect(probe.errors.first?.name == "EPIPE", "\(probe.errors)")
+        #expect(probe.errors.first?.kind == .brokenPipe, "\(probe.errors)")
         #expect(process.isRunning)
         process.terminate()
         let termination = try #require(probe.waitForExit())

@@ -126,7 +126,7 @@ private struct WatchedFolder: Component {
 
         #expect(!watcher.isWatching)
         let error = try #require(probe.errors.first)
-        #expect(error.name == "ENOENT")
+        #expect(error.kind == .notFound)
         #expect(error.description.contains(missing))
         #expect(LoopDriver.openHandleCount == before)
     }

@@ -151,7 +151,7 @@ final class ClientProbe {
         } throws: { error in
             guard let error = error as? LoopError else { return false }
             // libuv reports a bind conflict from uv_listen.
-            return error.name == "EADDRINUSE"
+            return error.kind == .addressInUse
                 && error.description == "uv_listen failed: EADDRINUSE (address already in use) for 127.0.0.1:\(first.port)"
         }
     }
@@ -164,7 +164,7 @@ final class ClientProbe {
         LoopDriver.settle()
         let client = ClientProbe(port: port)
         #expect(LoopDriver.run(until: { client.failure != nil }))
-        #expect(client.failure?.name == "ECONNREFUSED")
+        #expect(client.failure?.kind == .connectionRefused)
         #expect(client.failure?.description == "uv_tcp_connect failed: ECONNREFUSED (connection refused) for 127.0.0.1:\(port)")
     }
 

@@ -5,11 +5,27 @@ private import CLibUV
 /// ```
 /// uv_tcp_bind failed: EADDRINUSE (address already in use) for 127.0.0.1:7070
 /// ```
+///
+/// To act on a particular error, compare its ``kind`` with a ``Code`` case;
+/// the ``description`` is what a person reads.
 public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The libuv function that failed, e.g. `uv_tcp_bind`.
     public let operation: String
     /// libuv's (negative) error code.
     public let code: Int32
+    /// Which error it is, for code that handles some errors and not others;
+    /// ``Code/other(_:)`` for a libuv error without a case of its own.
+    ///
+    /// ```swift
+    /// do {
+    ///     try server.listen()
+    /// } catch {
+    ///     if error.kind == .addressInUse {
+    ///         // Another copy of the app holds the port.
+    ///     }
+    /// }
+    /// ```
+    public let kind: Code
     /// libuv's error name, e.g. `EADDRINUSE`.
     public let name: String
     /// libuv's description, e.g. `address already in use`.
@@ -20,6 +36,7 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
     init(_ operation: String, code: Int32, context: String? = nil) {
         self.operation = operation
         self.code = code
+        self.kind = Code(libuv: code)
         self.name = String(cString: uv_err_name(code))
         self.message = String(cString: uv_strerror(code))
         self.context = context
@@ -31,11 +48,14 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
         return base + " for " + context
     }
 
-    /// Whether the error says the other end went away (`EPIPE`,
-    /// `ECONNRESET`, `ECONNABORTED`): expected of any peer, never a failure
-    /// of the app itself.
+    /// Whether the error says the other end went away (``Code/brokenPipe``,
+    /// ``Code/connectionReset``, ``Code/connectionAborted``): expected of any
+    /// peer, never a failure of the app itself.
     public var isPeerGone: Bool {
-        code == UV_EPIPE.rawValue || code == UV_ECONNRESET.rawValue || code == UV_ECONNABORTED.rawValue
+        switch kind {
+        case .brokenPipe, .connectionReset, .connectionAborted: true
+        default: false
+        }
     }
 
     /// Throws a ``LoopError`` when `result` is a libuv error code.

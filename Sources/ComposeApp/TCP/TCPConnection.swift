@@ -257,7 +257,7 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
     private func writeCompleted(_ count: Int, _ error: LoopError?) {
         queuedBytes -= count
         if let error {
-            if error.name != "ECANCELED" { fail(error) }
+            if error.kind != .cancelled { fail(error) }
             return
         }
         if queuedBytes == 0 {
