@@ -14,7 +14,7 @@ let package = Package(
         .library(name: "Compose", targets: ["Compose"]),
         .library(name: "ComposeApp", targets: ["ComposeApp"]),
         .library(name: "ComposeTesting", targets: ["ComposeTesting"]),
-        .executable(name: "compose", targets: ["compose"]),
+        .executable(name: "compose", targets: ["ComposeTool"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -78,8 +78,11 @@ let package = Package(
             resources: [.copy("shared"), .copy("app"), .copy("daemon"), .copy("component")],
             swiftSettings: strictSettings
         ),
+        // The target is ComposeTool (Sources/ComposeTool): a folder named
+        // `compose` next to `Compose` is the same folder on a case-insensitive
+        // file system. The product, and so the binary, stays `compose`.
         .executableTarget(
-            name: "compose",
+            name: "ComposeTool",
             dependencies: [
                 "ComposeTemplates",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -103,7 +106,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ComposeToolTests",
-            dependencies: ["compose"],
+            dependencies: ["ComposeTool"],
             swiftSettings: strictSettings
         ),
         // The README's samples, compiled against the public API only

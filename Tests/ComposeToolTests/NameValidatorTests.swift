@@ -1,4 +1,4 @@
-@testable import compose
+@testable import ComposeTool
 import Testing
 
 @Suite struct NameValidatorTests {
