@@ -64,14 +64,7 @@ final class LineClient: Sendable {
     /// Sends `line` and a newline. A failure (the server closed the
     /// connection) is ignored: what the test awaits next reveals it.
     func send(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent < 0, errno == EINTR { continue }
-            guard sent > 0 else { return }
-            offset += sent
-        }
+        RudeClient.send(fd, bytes: Array((line + "\n").utf8))
     }
 
     /// Waits until the server sent `line` (now or before). Records an issue
