@@ -103,7 +103,8 @@ final class FixtureOutput: Sendable {
                 if isSatisfied(state.lines) || state.ended { return false }
                 let id = state.nextID
                 state.nextID += 1
-                // The failure guard: only a hang reaches its end.
+                // The failure guard: only a hang reaches its end. Real
+                // time, because the output comes from a real process.
                 let failureGuard = Task { [weak self] in
                     guard (try? await Task.sleep(for: timeout)) != nil else { return }
                     self?.expire(id)

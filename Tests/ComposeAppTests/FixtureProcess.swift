@@ -185,6 +185,8 @@ final class FixtureProcess: Sendable {
     /// failure timeout it kills the child and records an issue.
     func waitForExit(sourceLocation: SourceLocation = #_sourceLocation) async -> Int32 {
         let pid = process.processIdentifier
+        // Not synchronisation: a watchdog on real time (the child is a
+        // real process), cancelled as soon as the exit is seen.
         let watchdog = Task {
             try await Task.sleep(for: Self.failureTimeout)
             kill(pid, SIGKILL)

@@ -51,6 +51,8 @@ enum RudeClient {
                 continue
             }
             if index % 2 == 1 { send(fd, bytes: Array("hello\n".utf8)) }
+            // Real time on purpose: the random pause is the subject (the
+            // close lands before, during or after the server's writes).
             usleep(UInt32.random(in: 0...20_000))
             if index % 10 == 9 { reset(fd) } else { close(fd) }
         }

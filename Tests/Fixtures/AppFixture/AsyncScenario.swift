@@ -15,6 +15,8 @@ struct AsyncScenario: Component {
         didAppear += {
             Task { @MainActor in
                 await MainActor.run {}
+                // Real time on purpose: the subject is that Task.sleep
+                // resumes on the loop thread while the libuv loop runs.
                 try await Task.sleep(for: .milliseconds(30))
                 say("slept")
                 DispatchQueue.main.async {
