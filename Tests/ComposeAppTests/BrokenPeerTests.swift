@@ -9,14 +9,17 @@ import Testing
 @Suite struct BrokenPeerTests {
     static let cycles = 1_000
 
-    @Test func theEchoDaemonSurvivesAThousandConnectThenCloseCyclesAndStillServes() async throws {
-        let echo = try await EchoDaemon.start()
-        let port = echo.port
+    /// Echo writes only what it is sent; the chat greets every client at
+    /// once, so the close races its greeting.
+    @Test(arguments: [ServedDaemonKind.echo, .chat])
+    func aDaemonSurvivesAThousandConnectThenCloseCyclesAndStillServes(_ kind: ServedDaemonKind) async throws {
+        let daemon = try await kind.start()
+        let port = daemon.port
         let failures = await RudeClient.onThread { RudeClient.connectThenClose(port: port, count: Self.cycles) }
         #expect(failures == 0)
-        #expect(echo.process.isRunning, "\(echo.process.transcript)")
-        try await echo.expectEcho()
-        #expect(await echo.stop() == 0, "\(echo.process.transcript)")
+        #expect(daemon.process.isRunning, "\(daemon.process.transcript)")
+        try await daemon.expectService()
+        #expect(await daemon.stop() == 0, "\(daemon.process.transcript)")
     }
 
     @Test func theEchoDaemonSurvivesClientsThatCloseOrResetInTheMiddleOfALargeWrite() async throws {
@@ -29,23 +32,13 @@ import Testing
             // More than the sockets' buffers: the server was queueing.
             #expect(sent > 1 << 20, "round \(round)")
             #expect(echo.process.isRunning, "\(echo.process.transcript)")
-            try await echo.expectEcho()
+            try await echo.expectService()
         }
         let fd = try RudeClient.connect(port: port)
         RudeClient.send(fd, bytes: Array(repeating: 0x62, count: 256 * 1024))
         RudeClient.reset(fd)
-        try await echo.expectEcho()
+        try await echo.expectService()
         #expect(await echo.stop() == 0, "\(echo.process.transcript)")
-    }
-
-    @Test func theChatDaemonSurvivesAThousandConnectThenCloseCyclesAndStillServes() async throws {
-        let chat = try await ChatDaemon.start()
-        let port = chat.port
-        let failures = await RudeClient.onThread { RudeClient.connectThenClose(port: port, count: Self.cycles) }
-        #expect(failures == 0)
-        #expect(chat.process.isRunning, "\(chat.process.transcript)")
-        try await chat.expectService()
-        #expect(await chat.stop() == 0, "\(chat.process.transcript)")
     }
 
     @Test func theChatDaemonSurvivesAClientThatSendsAHundredLinesAndClosesWithoutReading() async throws {
@@ -66,7 +59,7 @@ import Testing
     @Test func sighupNeverEndsAnAppThatDoesNotObserveIt() async throws {
         let echo = try await EchoDaemon.start()
         for _ in 0..<3 { echo.process.signal(SIGHUP) }
-        try await echo.expectEcho()
+        try await echo.expectService()
         #expect(echo.process.isRunning)
         #expect(await echo.stop() == 0, "\(echo.process.transcript)")
     }
@@ -154,8 +147,42 @@ import Testing
     }
 }
 
+/// A daemon under test as a process, serving on `port`.
+protocol ServedDaemon: Sendable {
+    var process: FixtureProcess { get }
+    var port: UInt16 { get }
+    /// A new client is served (fails the test otherwise).
+    func expectService(sourceLocation: SourceLocation) async throws
+}
+
+extension ServedDaemon {
+    func expectService(at location: SourceLocation = #_sourceLocation) async throws {
+        try await expectService(sourceLocation: location)
+    }
+
+    /// Sends SIGTERM and returns the exit status.
+    func stop() async -> Int32 {
+        process.signal(SIGTERM)
+        return await process.waitForExit()
+    }
+}
+
+/// The daemons the rude clients are tried on.
+enum ServedDaemonKind: CustomStringConvertible, Sendable {
+    case echo, chat
+
+    var description: String { self == .echo ? "echo" : "chat" }
+
+    func start() async throws -> any ServedDaemon {
+        switch self {
+        case .echo: try await EchoDaemon.start()
+        case .chat: try await ChatDaemon.start()
+        }
+    }
+}
+
 /// The fixture's `echo` scenario running as a process.
-private struct EchoDaemon {
+private struct EchoDaemon: ServedDaemon {
     let process: FixtureProcess
     let port: UInt16
 
@@ -167,15 +194,10 @@ private struct EchoDaemon {
     }
 
     /// A new client gets its line echoed.
-    func expectEcho(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func expectService(sourceLocation: SourceLocation) async throws {
         let client = try LineClient(port: port)
         client.send("ping")
         try await client.waitFor("ping", sourceLocation: sourceLocation)
         client.disconnect()
-    }
-
-    func stop() async -> Int32 {
-        process.signal(SIGTERM)
-        return await process.waitForExit()
     }
 }

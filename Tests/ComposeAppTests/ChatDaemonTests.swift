@@ -129,7 +129,7 @@ import Testing
 }
 
 /// A running chat daemon and the port it listens on.
-struct ChatDaemon {
+struct ChatDaemon: ServedDaemon {
     let process: FixtureProcess
     let port: UInt16
 
@@ -160,7 +160,7 @@ struct ChatDaemon {
     }
 
     /// A new client is greeted, named and answered.
-    func expectService(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func expectService(sourceLocation: SourceLocation) async throws {
         let name = "guest\(UInt32.random(in: 0...UInt32.max))"
         let client = try await connect(as: name)
         client.send("/who")
@@ -172,11 +172,6 @@ struct ChatDaemon {
         client.disconnect()
     }
 
-    /// Sends SIGTERM and returns the exit status.
-    func stop() async -> Int32 {
-        process.signal(SIGTERM)
-        return await process.waitForExit()
-    }
 }
 
 /// A socket listening on a free port of 127.0.0.1, closed when released.
