@@ -1,14 +1,18 @@
 public import ComposeApp
 
 /// A whole app in a test: it runs the app's code as
-/// `StartupComponent.main()` does, on a test context — virtual time, no
-/// real signal, and an exit status instead of exiting the process.
+/// `StartupComponent.main()` does, on a test context — virtual time,
+/// simulated clients, no real socket or signal, and an exit status instead
+/// of exiting the process.
 ///
 /// ```swift
 /// @MainActor @Test func theHeartbeatBeatsEveryMinute() {
 ///     let app = TestApp(root: Heartbeat())   // or TestApp(MyApp.self)
 ///     app.advance(by: .seconds(600))         // ten virtual minutes, at once
 ///     #expect(app.root(as: Heartbeat.self)?.beats.value == 10)
+///     let peer = try app.connect(port: 7070) // a client of the app's TCPServer
+///     peer.write("hello\n")
+///     #expect(peer.readLines() == ["HELLO"])
 ///     app.send(.terminate)                   // SIGTERM: graceful shutdown
 ///     app.runUntilExit()
 ///     #expect(app.exitStatus == 0)
@@ -70,6 +74,7 @@ public final class TestApp {
             forcedExitStatus: configuration.forcedExitStatus
         )
         diagnostics += { [unowned self] in self.diagnostics.append($0) }
+        context.runtime = SimulatedNetwork(context: context)
         context.shutdown.onBegin = { [unowned self] in self.beginShutdown() }
     }
 
@@ -143,6 +148,22 @@ public final class TestApp {
             await Task.yield()
         }
         runUntilIdle()
+    }
+
+    /// Connects a client to the app's `TCPServer` listening on `port`; the
+    /// server accepts it at once. Nothing touches a real socket.
+    ///
+    /// - Throws: ``LoopError/Code/connectionRefused`` when no server of the
+    ///   app listens on `port`.
+    public func connect(port: UInt16) throws(LoopError) -> TestPeer {
+        // A test context always has its simulated network.
+        let network = context.simulatedNetwork!
+        let connected: Result<SimulatedPeer, LoopError> = context.run {
+            do throws(LoopError) { return .success(try network.connect(port: port)) } catch { return .failure(error) }
+        }
+        let peer = try connected.get()
+        runUntilIdle()
+        return TestPeer(peer, app: self)
     }
 
     /// Delivers a process signal: to the app's `ProcessSignal`s, and, for a

@@ -116,7 +116,7 @@ import Testing
 /// A connection whose peer reset it reports the error once on `errors`,
 /// then closes once with that reason; the server goes on.
 @MainActor
-@Suite(.serialized) struct BrokenPeerConnectionTests {
+@Suite(.serialized, .liveLoop) struct BrokenPeerConnectionTests {
     @Test func aWriteToAPeerThatResetIsOneErrorAndOneClose() throws {
         try withEchoServer { echo, _ in
             let fd = try RudeClient.connect(port: echo.listener.port)

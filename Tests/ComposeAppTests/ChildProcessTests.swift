@@ -40,7 +40,7 @@ private func isGone(_ pid: Int32) -> Bool {
 }
 
 @MainActor
-@Suite(.serialized) struct ChildProcessTests {
+@Suite(.serialized, .liveLoop) struct ChildProcessTests {
     @Test func outputAndErrorLinesArriveBeforeTheExit() throws {
         let process = ChildProcess("/bin/sh", arguments: ["-c", "echo one; echo two >&2; printf three"])
         let probe = ProcessProbe(process)

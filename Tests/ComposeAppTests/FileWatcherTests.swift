@@ -52,7 +52,7 @@ private struct WatchedFolder: Component {
 }
 
 @MainActor
-@Suite(.serialized) struct FileWatcherTests {
+@Suite(.serialized, .liveLoop) struct FileWatcherTests {
     @Test func creatingAFileInAWatchedDirectoryReportsItAsCreated() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -62,7 +62,7 @@ final class ClientProbe {
 }
 
 @MainActor
-@Suite(.serialized) struct TCPTests {
+@Suite(.serialized, .liveLoop) struct TCPTests {
     @Test func anEchoServerSendsEveryByteBackInOrder() throws {
         try withEchoServer { echo, _ in
             let server = echo.listener

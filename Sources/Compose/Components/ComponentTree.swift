@@ -50,7 +50,9 @@ public final class ComponentTree {
     }
 
     /// Binds `root` with a context of its own made from `scheduler`,
-    /// `logger` and `diagnostics` (see ``init(_:label:context:)``).
+    /// `logger` and `diagnostics` (see ``init(_:label:context:)``). Made in
+    /// the code of a running app (``AppContext/current``), the tree runs on
+    /// that app's loop, and on its clock unless `scheduler` is given.
     ///
     /// - Parameters:
     ///   - root: The root component.
@@ -66,12 +68,15 @@ public final class ComponentTree {
         logger: Logger = Logger(label: "compose"),
         diagnostics: Emitter<Diagnostic> = Emitter()
     ) {
+        let running = AppContext.current
         let context = AppContext(
             name: Self.defaultLabel(for: Root.self),
-            scheduler: scheduler,
+            isSimulated: running?.isSimulated ?? false,
+            scheduler: scheduler ?? running?.scheduler,
             logger: logger,
             diagnostics: diagnostics
         )
+        context.runtime = running?.runtime
         self.init(root, label: label, context: context)
     }
 

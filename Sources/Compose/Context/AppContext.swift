@@ -90,6 +90,12 @@ public final class AppContext {
         try AppContextScope.$current.withValue(self) { try body() }
     }
 
+    /// Runs async `body` with this context as ``current``, for it and the
+    /// tasks it starts (a test trait that gives each test an app, ...).
+    public nonisolated func run<R: Sendable>(_ body: @Sendable () async throws -> R) async rethrows -> R {
+        try await AppContextScope.$current.withValue(self) { try await body() }
+    }
+
     /// Logs `diagnostic` and sends it on ``diagnostics``.
     public func report(_ diagnostic: Diagnostic) {
         logger.warning("\(diagnostic.description)")

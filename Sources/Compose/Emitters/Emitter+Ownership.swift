@@ -8,6 +8,13 @@ extension Emitter {
         storage.claim(by: node)
     }
 
+    /// The app context of the component that owns this emitter (declares or
+    /// adopted it), while that component is bound: how a resource stored in
+    /// a component finds its app's loop and clock.
+    public var ownerContext: AppContext? {
+        storage.ruleOwner?.context
+    }
+
     /// Cancels every observer of this emitter (for example when the resource
     /// behind it is closed for good).
     public func removeAllObservers() {

@@ -41,8 +41,6 @@ public final class LoopTimer: EmitterProtocol, LoopResource {
     public let startsWithComponent: Bool
     private var handle: TimerHandle?
     private var isClosed = false
-    /// The context of the tree the timer is bound in.
-    private weak var boundContext: AppContext?
     /// On a virtual clock: the scheduled firing and the context it keeps
     /// running.
     private var virtual: (scheduler: any Scheduler, action: ScheduledAction?, context: AppContext?)?
@@ -84,7 +82,7 @@ public final class LoopTimer: EmitterProtocol, LoopResource {
     /// Starts (or restarts) the countdown. Does nothing once closed.
     public func start() {
         guard !isClosed else { return }
-        let context = boundContext ?? AppContext.current
+        let context = emitter.ownerContext ?? AppContext.current
         if let context, context.isSimulated {
             guard let scheduler = context.scheduler else {
                 context.report(Diagnostic(.noScheduler, "LoopTimer cannot start: its test context has no scheduler. Make the context with one (TestApp and TestHost do)."))
@@ -95,7 +93,7 @@ public final class LoopTimer: EmitterProtocol, LoopResource {
         }
         if handle == nil {
             do {
-                handle = try TimerHandle(loop: (context?.runtime as? EventLoop) ?? .main)
+                handle = try TimerHandle(loop: EventLoop.resolve(context, for: "LoopTimer.start"))
             } catch {
                 (context?.logger ?? Diagnostics.logger).error("LoopTimer could not start: \(error)")
                 return
@@ -160,9 +158,4 @@ public final class LoopTimer: EmitterProtocol, LoopResource {
         stopVirtual()
     }
 
-    /// Adopts the emitter and remembers the tree's context (its clock).
-    public func componentDidBind(_ node: ComponentNode) {
-        boundContext = node.context
-        emitter.adopt(by: node)
-    }
 }

@@ -77,15 +77,13 @@ public final class ProcessSignal: EmitterProtocol, LoopResource {
     /// Whether the signal is being listened for.
     public var isListening: Bool { handle != nil || simulated != nil }
 
-    /// The context of the tree it is bound in.
-    private weak var boundContext: AppContext?
     /// In a test context: the subscription to its simulated signals.
     private var simulated: Subscription?
 
     /// Starts listening. Failures are logged.
     public func start() {
         guard !isListening else { return }
-        let context = boundContext ?? AppContext.current
+        let context = emitter.ownerContext ?? AppContext.current
         if let context, context.isSimulated {
             let emitter = emitter
             let name = name
@@ -95,7 +93,7 @@ public final class ProcessSignal: EmitterProtocol, LoopResource {
             return
         }
         do {
-            let signal = try SignalHandle(loop: (context?.runtime as? EventLoop) ?? .main)
+            let signal = try SignalHandle(loop: EventLoop.resolve(context, for: "ProcessSignal(\(name)).start"))
             let emitter = emitter
             let name = name
             try signal.start(name.rawValue) { _ in emitter.send(name) }
@@ -112,11 +110,5 @@ public final class ProcessSignal: EmitterProtocol, LoopResource {
         handle = nil
         simulated?.cancel()
         simulated = nil
-    }
-
-    /// Adopts the emitter and remembers the tree's context.
-    public func componentDidBind(_ node: ComponentNode) {
-        boundContext = node.context
-        emitter.adopt(by: node)
     }
 }

@@ -60,14 +60,15 @@ public final class StandardInput: EmitterProtocol, LoopResource {
         let onError: @MainActor (LoopError) -> Void = { [weak self] error in
             self?.failed(error)
         }
-        if uv_guess_handle(fd) == UV_FILE {
-            let reader = FileReader(fd: fd)
-            file = reader
-            reader.startReading(onRead, onError: onError)
-            return
-        }
         do {
-            let handle = try StreamHandle(loop: .main, fileDescriptor: fd)
+            let loop = try EventLoop.resolve(emitter.ownerContext, for: "StandardInput.start")
+            if uv_guess_handle(fd) == UV_FILE {
+                let reader = FileReader(fd: fd, loop: loop)
+                file = reader
+                reader.startReading(onRead, onError: onError)
+                return
+            }
+            let handle = try StreamHandle(loop: loop, fileDescriptor: fd)
             stream = handle
             try handle.startReading(onRead, onError: onError)
         } catch {

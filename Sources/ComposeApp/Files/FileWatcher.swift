@@ -129,7 +129,7 @@ public final class FileWatcher: EmitterProtocol, LoopResource {
         guard !isClosed, handle == nil else { return }
         let watcher: FSEventHandle
         do {
-            watcher = try FSEventHandle(loop: .main)
+            watcher = try FSEventHandle(loop: EventLoop.resolve(emitter.ownerContext, for: "FileWatcher(\(path)).start"))
         } catch {
             failed(error)
             return

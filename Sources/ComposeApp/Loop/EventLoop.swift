@@ -1,43 +1,85 @@
 internal import CLibUV
+import Compose
 import Dispatch
 import Logging
 
-/// The process's libuv loop (`uv_default_loop()`), run on the main thread.
+/// A libuv loop of one app context, run on the main thread.
 ///
-/// While it runs it also drains the main dispatch queue: libdispatch signals
-/// a file descriptor when the main queue has work, the loop polls it and
-/// calls libdispatch's drain hook. That is what makes `Task { @MainActor in }`,
-/// `await MainActor.run { }`, `DispatchQueue.main.async { }` and
-/// `Task.sleep` work inside observers. The poll does not keep the loop alive
-/// by itself: the loop runs while a timer, signal, socket, stream or child
-/// process handle is active.
+/// `StartupComponent.main()` makes one for the app's context
+/// (``AppContext/live(name:logger:shutdownDeadline:forcedExitStatus:)``);
+/// tests of real I/O make their own. Each owns its `uv_loop_t` (not libuv's
+/// process-wide default loop) and its read buffer, so nothing of it is
+/// shared between contexts.
 ///
-/// Creating the loop sets `SIGPIPE` and `SIGXFSZ` to ignored when their
+/// While the app runs it also drains the main dispatch queue: libdispatch
+/// signals a file descriptor when the main queue has work, the loop polls
+/// it and calls libdispatch's drain hook. That is what makes
+/// `Task { @MainActor in }`, `await MainActor.run { }`,
+/// `DispatchQueue.main.async { }` and `Task.sleep` work inside observers.
+/// The poll does not keep the loop alive by itself: the loop runs while a
+/// timer, signal, socket, stream or child process handle is active.
+///
+/// Creating a loop sets `SIGPIPE` and `SIGXFSZ` to ignored when their
 /// action is the default one (``FatalSignalDefaults``).
 @MainActor
 final class EventLoop {
-    /// The one loop of the process.
-    static let main = EventLoop()
-
     let uv: UnsafeMutablePointer<uv_loop_t>
     private var mainQueuePoll: PollHandle?
-    private let mainQueueFD: Int32
-    private let logger = Logger(label: "compose")
+    private var isClosed = false
+    private let logger: Logger
 
-    private init() {
+    // Both buffers: safe without isolation checks because they are read
+    // (and the first replaced) only by libuv's allocation and read
+    // callbacks of this loop and by the owners they call, which run on the
+    // loop thread (the main thread), one at a time, inside `uv_run`.
+    /// The buffer TCP reads go into (see ``ReadBuffer``).
+    nonisolated(unsafe) private var readBuffer = ReadBuffer()
+    /// The buffer pipe and terminal reads go into; each chunk is delivered
+    /// before the next read. Freed with the loop.
+    nonisolated(unsafe) let pipeReadBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+
+    init(logger: Logger = Logger(label: "compose")) throws(LoopError) {
         // Before any handle exists: a peer that goes away must never kill
         // the process through SIGPIPE (see FatalSignalDefaults).
         FatalSignalDefaults.apply()
-        uv = uv_default_loop()
-        mainQueueFD = compose_uv_main_queue_fd()
+        self.logger = logger
+        uv = .allocate(capacity: 1)
+        let result = uv_loop_init(uv)
+        guard result == 0 else {
+            uv.deallocate()
+            pipeReadBuffer.deallocate()
+            throw LoopError("uv_loop_init", code: result)
+        }
+        uv.pointee.data = Unmanaged.passUnretained(self).toOpaque()
     }
 
-    /// Starts draining the main dispatch queue from the loop.
+    isolated deinit {
+        // Every handle keeps its loop alive, so none is open here; a loop
+        // that was run and never torn down still needs closing.
+        if !isClosed { tearDown() }
+    }
+
+    /// The read buffer of the loop `uv` (see ``ReadBuffer``): the current
+    /// one, unless a chunk of it is still alive, in which case a new one.
+    nonisolated static func readBuffer(of uv: UnsafeMutablePointer<uv_loop_t>) -> ReadBuffer {
+        let loop = Unmanaged<EventLoop>.fromOpaque(uv.pointee.data).takeUnretainedValue()
+        if !isKnownUniquelyReferenced(&loop.readBuffer) {
+            loop.readBuffer = ReadBuffer()
+        }
+        return loop.readBuffer
+    }
+
+    /// The pipe read buffer of the loop `uv` (see ``pipeReadBuffer``).
+    nonisolated static func pipeReadBuffer(of uv: UnsafeMutablePointer<uv_loop_t>) -> UnsafeMutableRawBufferPointer {
+        Unmanaged<EventLoop>.fromOpaque(uv.pointee.data).takeUnretainedValue().pipeReadBuffer
+    }
+
+    /// Starts draining the main dispatch queue from this loop.
     func attachMainQueue() {
         guard mainQueuePoll == nil else { return }
+        let fd = compose_uv_main_queue_fd()
         do {
-            let poll = try PollHandle(loop: self, fd: mainQueueFD)
-            let fd = mainQueueFD
+            let poll = try PollHandle(loop: self, fd: fd)
             try poll.startReading { compose_uv_drain_main_queue(fd) }
             poll.keepsLoopAlive = false
             mainQueuePoll = poll
@@ -52,9 +94,15 @@ final class EventLoop {
     func run() {
         repeat {
             uv_run(uv, UV_RUN_DEFAULT)
-            compose_uv_drain_main_queue(mainQueueFD)
+            if mainQueuePoll != nil { compose_uv_drain_main_queue(compose_uv_main_queue_fd()) }
         } while uv_loop_alive(uv) != 0 && !stopRequested
         stopRequested = false
+    }
+
+    /// Runs one iteration: waits for an event if `blocking`, else only
+    /// handles what is pending.
+    func runOnce(blocking: Bool) {
+        uv_run(uv, blocking ? UV_RUN_ONCE : UV_RUN_NOWAIT)
     }
 
     private var stopRequested = false
@@ -99,10 +147,12 @@ final class EventLoop {
         }
     }
 
-    /// Closes everything, lets the close callbacks run, and closes the loop.
-    /// Returns `false` (and logs) if libuv still reports open handles.
+    /// Closes everything, lets the close callbacks run, closes the loop and
+    /// frees it. Returns `false` (and logs) if libuv still reports open
+    /// handles; the loop's memory is then left allocated. Idempotent.
     @discardableResult
     func tearDown() -> Bool {
+        guard !isClosed else { return true }
         closeAllHandles()
         mainQueuePoll?.close()
         mainQueuePoll = nil
@@ -112,6 +162,26 @@ final class EventLoop {
             logger.error("\(LoopError("uv_loop_close", code: result)): a handle was leaked.")
             return false
         }
+        isClosed = true
+        uv.deallocate()
+        pipeReadBuffer.deallocate()
         return true
     }
+
+    // MARK: Finding the loop
+
+    /// The loop a resource runs on: that of the context it is bound in,
+    /// else that of the running app (``AppContext/current``).
+    ///
+    /// - Throws: ``LoopError/Code/noEventLoop`` naming `operation` when
+    ///   neither has a loop (outside an app, or in a test context).
+    static func resolve(_ bound: AppContext?, for operation: String) throws(LoopError) -> EventLoop {
+        if let loop = bound?.eventLoop ?? AppContext.current?.eventLoop { return loop }
+        throw LoopError.noEventLoop(operation)
+    }
+}
+
+extension AppContext {
+    /// The context's event loop, if it is a live context (a running app's).
+    var eventLoop: EventLoop? { runtime as? EventLoop }
 }

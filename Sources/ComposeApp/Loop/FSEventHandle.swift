@@ -18,7 +18,7 @@ final class FSEventHandle: LoopHandle {
     private var onError: (@MainActor (LoopError) -> Void)?
 
     init(loop: EventLoop) throws(LoopError) {
-        try super.init(size: MemoryLayout<uv_fs_event_t>.size, operation: "uv_fs_event_init") { raw in
+        try super.init(loop: loop, size: MemoryLayout<uv_fs_event_t>.size, operation: "uv_fs_event_init") { raw in
             uv_fs_event_init(loop.uv, raw.assumingMemoryBound(to: uv_fs_event_t.self))
         }
     }

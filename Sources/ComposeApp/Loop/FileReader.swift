@@ -6,14 +6,16 @@ internal import CLibUV
 @MainActor
 final class FileReader {
     private let fd: Int32
+    private let loop: EventLoop
     private var onRead: (@MainActor (UnsafeRawBufferPointer?) -> Void)?
     private var onError: (@MainActor (LoopError) -> Void)?
     fileprivate let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     private var request: UnsafeMutablePointer<uv_fs_t>?
     private var isClosed = false
 
-    init(fd: Int32) {
+    init(fd: Int32, loop: EventLoop) {
         self.fd = fd
+        self.loop = loop
     }
 
     isolated deinit {
@@ -42,7 +44,7 @@ final class FileReader {
         request.pointee.data = Unmanaged.passRetained(self).toOpaque()
         var chunk = uv_buf_init(buffer.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(buffer.count))
         self.request = request
-        let result = uv_fs_read(EventLoop.main.uv, request, uv_file(fd), &chunk, 1, -1, fileReaderDidRead)
+        let result = uv_fs_read(loop.uv, request, uv_file(fd), &chunk, 1, -1, fileReaderDidRead)
         if result < 0 {
             self.request = nil
             Unmanaged<FileReader>.fromOpaque(request.pointee.data).release()

@@ -1,17 +1,20 @@
 internal import CLibUV
 import Compose
 
-/// Drives the event loop from a test, synchronously, on the main actor.
+/// Drives the event loop of the running context (``AppContext/current``)
+/// from a test, synchronously, on the main actor.
 ///
 /// A `@MainActor` test cannot `await` while the loop blocks the main
 /// thread, so I/O tests run the loop one iteration at a time until what
 /// they wait for has happened (an event-driven condition, not a sleep); the
-/// timeout only guards against a hang.
+/// timeout only guards against a hang. The test runs inside a live
+/// context's `run`, so the resources it makes use that context's loop.
 ///
 /// ```swift
 /// @_spi(Testing) import ComposeApp
 ///
-/// let server = try TCPServer(port: 0)
+/// let server = TCPServer(port: 0)
+/// try server.listen()
 /// ...
 /// #expect(LoopDriver.run(until: { received.count == 3 }))
 /// ```
@@ -19,20 +22,21 @@ import Compose
 @MainActor
 public enum LoopDriver {
     /// Runs loop iterations until `condition` holds or `timeout` passes.
-    /// Returns whether the condition held.
+    /// Returns whether the condition held (`false` at once outside a live
+    /// context).
     @discardableResult
     public static func run(until condition: () -> Bool, timeout: Duration = .seconds(10)) -> Bool {
-        let loop = EventLoop.main
+        guard let loop = AppContext.current?.eventLoop else { return condition() }
         let deadline = loop.nanoseconds + UInt64(timeout.components.seconds) * 1_000_000_000
             + UInt64(timeout.components.attoseconds / 1_000_000_000)
         // A timer bounds each blocking iteration so the timeout is honoured
         // even when no I/O arrives.
         let guardTimer = try? TimerHandle(loop: loop)
         guardTimer?.start(after: .milliseconds(10), repeat: .milliseconds(10)) {}
-        defer { guardTimer?.close(); uv_run(loop.uv, UV_RUN_NOWAIT) }
+        defer { guardTimer?.close(); loop.runOnce(blocking: false) }
         while !condition() {
             if loop.nanoseconds > deadline { return false }
-            uv_run(loop.uv, UV_RUN_ONCE)
+            loop.runOnce(blocking: true)
         }
         return true
     }
@@ -40,12 +44,21 @@ public enum LoopDriver {
     /// Runs loop iterations until nothing is pending right now (callbacks of
     /// closed handles included).
     public static func settle() {
-        uv_run(EventLoop.main.uv, UV_RUN_NOWAIT)
-        uv_run(EventLoop.main.uv, UV_RUN_NOWAIT)
+        guard let loop = AppContext.current?.eventLoop else { return }
+        loop.runOnce(blocking: false)
+        loop.runOnce(blocking: false)
     }
 
     /// How many handles are open (not closing) on the loop.
     public static var openHandleCount: Int {
-        EventLoop.main.openHandleCount
+        AppContext.current?.eventLoop?.openHandleCount ?? 0
+    }
+
+    /// Closes every handle of the running context's loop, lets their close
+    /// callbacks run and closes the loop. Returns `false` if a handle was
+    /// left open. For the end of a test that made a live context.
+    @discardableResult
+    public static func tearDown(_ context: AppContext) -> Bool {
+        context.eventLoop?.tearDown() ?? true
     }
 }

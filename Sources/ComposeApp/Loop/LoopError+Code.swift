@@ -70,6 +70,10 @@ extension LoopError {
         case isDirectory
         /// `ENOTDIR`: a component of the path is not a directory.
         case notDirectory
+        /// Not a libuv error: the resource was used outside an app with an
+        /// event loop (no ``AppContext`` of a running app, or a test
+        /// context, which simulates its I/O).
+        case noEventLoop
         /// Any other libuv error, with libuv's (negative) error code as in
         /// ``LoopError/code``; ``LoopError/name`` names it.
         case other(Int32)
@@ -131,6 +135,7 @@ extension LoopError {
             case .readOnlyFileSystem: "readOnlyFileSystem"
             case .isDirectory: "isDirectory"
             case .notDirectory: "notDirectory"
+            case .noEventLoop: "noEventLoop"
             case .other(let code): "other(\(code))"
             }
         }

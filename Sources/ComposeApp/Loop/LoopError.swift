@@ -42,6 +42,27 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
         self.context = context
     }
 
+    /// `operation` cannot run: no event loop is in reach (see
+    /// ``Code/noEventLoop``).
+    static func noEventLoop(_ operation: String) -> LoopError {
+        LoopError(
+            operation: operation,
+            code: UV_EINVAL.rawValue,
+            kind: .noEventLoop,
+            name: "EINVAL",
+            message: "not in an app with an event loop: use it in a component of a running app, or inside the run { } of a live AppContext"
+        )
+    }
+
+    private init(operation: String, code: Int32, kind: Code, name: String, message: String) {
+        self.operation = operation
+        self.code = code
+        self.kind = kind
+        self.name = name
+        self.message = message
+        self.context = nil
+    }
+
     public var description: String {
         let base = "\(operation) failed: \(name) (\(message))"
         guard let context else { return base }

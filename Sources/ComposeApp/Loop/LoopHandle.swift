@@ -21,8 +21,13 @@ class LoopHandle {
     /// Called once, from the close callback, after libuv let go of the handle.
     var onClosed: (@MainActor () -> Void)?
 
-    /// Allocates the handle and runs `initialize` on it (e.g. `uv_timer_init`).
-    init(size: Int, operation: String, _ initialize: (UnsafeMutableRawPointer) -> Int32) throws(LoopError) {
+    /// The loop the handle belongs to; kept alive while the handle is.
+    let loop: EventLoop
+
+    /// Allocates the handle and runs `initialize` on it (e.g. `uv_timer_init`
+    /// on `loop`).
+    init(loop: EventLoop, size: Int, operation: String, _ initialize: (UnsafeMutableRawPointer) -> Int32) throws(LoopError) {
+        self.loop = loop
         raw = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         let result = initialize(raw)
         guard result == 0 else {

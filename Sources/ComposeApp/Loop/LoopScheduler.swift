@@ -2,7 +2,8 @@ import Compose
 import Logging
 
 /// A ``Scheduler`` on libuv timers, so `debounce`, `delay` and `throttle`
-/// run on real time in apps. Every scheduled action owns a one-shot timer
+/// run on real time in apps: the scheduler of a live app context
+/// (``AppContext/scheduler``). Every scheduled action owns a one-shot timer
 /// handle that is closed when it fires or is cancelled.
 @MainActor
 public final class LoopScheduler: Scheduler {
@@ -10,9 +11,6 @@ public final class LoopScheduler: Scheduler {
     private let origin: UInt64
     private var timers: [UInt64: TimerHandle] = [:]
     private var nextID: UInt64 = 1
-
-    /// The scheduler of the process's event loop.
-    public static let main = LoopScheduler(loop: .main)
 
     init(loop: EventLoop) {
         self.loop = loop

@@ -6,7 +6,7 @@ final class PollHandle: LoopHandle {
     private var callback: (@MainActor () -> Void)?
 
     init(loop: EventLoop, fd: Int32) throws(LoopError) {
-        try super.init(size: MemoryLayout<uv_poll_t>.size, operation: "uv_poll_init") { raw in
+        try super.init(loop: loop, size: MemoryLayout<uv_poll_t>.size, operation: "uv_poll_init") { raw in
             uv_poll_init(loop.uv, raw.assumingMemoryBound(to: uv_poll_t.self), fd)
         }
     }

@@ -57,7 +57,7 @@ final class ProcessHandle: LoopHandle {
         onExit: @escaping @MainActor (Int64, Int32) -> Void
     ) throws(LoopError) {
         var spawnResult: Int32 = 0
-        try super.init(size: MemoryLayout<uv_process_t>.size, operation: "uv_spawn") { raw in
+        try super.init(loop: loop, size: MemoryLayout<uv_process_t>.size, operation: "uv_spawn") { raw in
             spawnResult = Self.spawn(
                 loop: loop, process: raw.assumingMemoryBound(to: uv_process_t.self),
                 file: file, arguments: arguments, environment: environment,

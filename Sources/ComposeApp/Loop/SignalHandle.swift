@@ -9,7 +9,7 @@ final class SignalHandle: LoopHandle {
     private var callback: (@MainActor (Int32) -> Void)?
 
     init(loop: EventLoop) throws(LoopError) {
-        try super.init(size: MemoryLayout<uv_signal_t>.size, operation: "uv_signal_init") { raw in
+        try super.init(loop: loop, size: MemoryLayout<uv_signal_t>.size, operation: "uv_signal_init") { raw in
             uv_signal_init(loop.uv, raw.assumingMemoryBound(to: uv_signal_t.self))
         }
     }

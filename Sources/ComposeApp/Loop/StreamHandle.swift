@@ -20,7 +20,7 @@ final class StreamHandle: LoopHandle {
     private var onError: (@MainActor (LoopError) -> Void)?
 
     init(loop: EventLoop) throws(LoopError) {
-        try super.init(size: MemoryLayout<uv_pipe_t>.size, operation: "uv_pipe_init") { raw in
+        try super.init(loop: loop, size: MemoryLayout<uv_pipe_t>.size, operation: "uv_pipe_init") { raw in
             uv_pipe_init(loop.uv, raw.assumingMemoryBound(to: uv_pipe_t.self), 0)
         }
     }
@@ -29,11 +29,11 @@ final class StreamHandle: LoopHandle {
     /// is a terminal, as a pipe otherwise.
     init(loop: EventLoop, fileDescriptor fd: Int32) throws(LoopError) {
         if uv_guess_handle(fd) == UV_TTY {
-            try super.init(size: MemoryLayout<uv_tty_t>.size, operation: "uv_tty_init") { raw in
+            try super.init(loop: loop, size: MemoryLayout<uv_tty_t>.size, operation: "uv_tty_init") { raw in
                 uv_tty_init(loop.uv, raw.assumingMemoryBound(to: uv_tty_t.self), fd, 1)
             }
         } else {
-            try super.init(size: MemoryLayout<uv_pipe_t>.size, operation: "uv_pipe_init") { raw in
+            try super.init(loop: loop, size: MemoryLayout<uv_pipe_t>.size, operation: "uv_pipe_init") { raw in
                 uv_pipe_init(loop.uv, raw.assumingMemoryBound(to: uv_pipe_t.self), 0)
             }
             let result = uv_pipe_open(raw.assumingMemoryBound(to: uv_pipe_t.self), fd)
@@ -71,11 +71,12 @@ final class StreamHandle: LoopHandle {
     func readAvailable(_ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
         guard !isClosing else { return true }
         var fd: uv_os_fd_t = -1
-        guard uv_fileno(handle, &fd) == 0, let base = sharedReadBuffer.baseAddress else { return true }
+        let buffer = loop.pipeReadBuffer
+        guard uv_fileno(handle, &fd) == 0, let base = buffer.baseAddress else { return true }
         while true {
-            let count = Glibc.read(fd, base, sharedReadBuffer.count)
+            let count = Glibc.read(fd, base, buffer.count)
             if count > 0 {
-                body(UnsafeRawBufferPointer(rebasing: sharedReadBuffer[0..<count]))
+                body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             } else if count == 0 {
                 return true
             } else if errno == EINTR {
@@ -125,7 +126,7 @@ final class StreamHandle: LoopHandle {
 
     fileprivate func didRead(_ count: Int) {
         if count > 0 {
-            onRead?(UnsafeRawBufferPointer(rebasing: sharedReadBuffer[0..<count]))
+            onRead?(UnsafeRawBufferPointer(rebasing: loop.pipeReadBuffer[0..<count]))
         } else if count == Int(UV_EOF.rawValue) {
             onRead?(nil)
         } else if count < 0 {
@@ -139,15 +140,13 @@ final class StreamHandle: LoopHandle {
     }
 }
 
-/// One read buffer for every pipe: libuv reads one stream at a time on the
-/// loop thread and each chunk is delivered before the next read.
-// nonisolated(unsafe): written only by libuv inside uv_run (or by
-// `readAvailable`) and read only in the callback that follows, all on the
-// loop (main) thread.
-nonisolated(unsafe) private let sharedReadBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-
+/// One read buffer for every pipe of a loop (``EventLoop/pipeReadBuffer``):
+/// libuv reads one stream at a time on the loop thread and each chunk is
+/// delivered before the next read.
 private func streamHandleAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int, _ buffer: UnsafeMutablePointer<uv_buf_t>?) {
-    buffer?.pointee = uv_buf_init(sharedReadBuffer.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(sharedReadBuffer.count))
+    guard let handle else { return }
+    let memory = EventLoop.pipeReadBuffer(of: handle.pointee.loop)
+    buffer?.pointee = uv_buf_init(memory.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(memory.count))
 }
 
 private func streamHandleRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {

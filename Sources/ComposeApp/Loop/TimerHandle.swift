@@ -6,7 +6,7 @@ final class TimerHandle: LoopHandle {
     private var callback: (@MainActor () -> Void)?
 
     init(loop: EventLoop) throws(LoopError) {
-        try super.init(size: MemoryLayout<uv_timer_t>.size, operation: "uv_timer_init") { raw in
+        try super.init(loop: loop, size: MemoryLayout<uv_timer_t>.size, operation: "uv_timer_init") { raw in
             uv_timer_init(loop.uv, raw.assumingMemoryBound(to: uv_timer_t.self))
         }
     }

@@ -111,6 +111,8 @@ public final class ChildProcess: EmitterProtocol, ComponentAttachment {
     private var phase = Phase.idle
     private var isClosed = false
     private var process: ProcessHandle?
+    /// The loop of the current or last run.
+    private var loop: EventLoop?
     private var outputPipe: StreamHandle?
     private var errorPipe: StreamHandle?
     private var inputPipe: StreamHandle?
@@ -189,20 +191,22 @@ public final class ChildProcess: EmitterProtocol, ComponentAttachment {
         var opened: [StreamHandle] = []
         let process: ProcessHandle
         let outputPipe: StreamHandle, errorPipe: StreamHandle, inputPipe: StreamHandle?
+        let loop: EventLoop
         do {
-            outputPipe = try StreamHandle(loop: .main)
+            loop = try EventLoop.resolve(output.ownerContext, for: "ChildProcess(\(executable)).start")
+            outputPipe = try StreamHandle(loop: loop)
             opened.append(outputPipe)
-            errorPipe = try StreamHandle(loop: .main)
+            errorPipe = try StreamHandle(loop: loop)
             opened.append(errorPipe)
             if acceptsInput {
-                let pipe = try StreamHandle(loop: .main)
+                let pipe = try StreamHandle(loop: loop)
                 opened.append(pipe)
                 inputPipe = pipe
             } else {
                 inputPipe = nil
             }
             process = try ProcessHandle(
-                loop: .main,
+                loop: loop,
                 file: executable,
                 arguments: arguments,
                 environment: environment.map { $0.map { "\($0.key)=\($0.value)" }.sorted() },
@@ -220,6 +224,7 @@ public final class ChildProcess: EmitterProtocol, ComponentAttachment {
         self.outputPipe = outputPipe
         self.errorPipe = errorPipe
         self.inputPipe = inputPipe
+        self.loop = loop
         outputLines = LineBuffer()
         errorLines = LineBuffer()
         pid = process.pid
@@ -251,7 +256,7 @@ public final class ChildProcess: EmitterProtocol, ComponentAttachment {
         guard phase == .running, killTimer == nil else { return }
         kill(.terminate)
         do {
-            let timer = try TimerHandle(loop: .main)
+            let timer = try TimerHandle(loop: runLoop())
             timer.keepsLoopAlive = false
             timer.start(after: terminationGracePeriod) { [weak self] in
                 self?.gracePeriodEnded()
@@ -367,7 +372,7 @@ public final class ChildProcess: EmitterProtocol, ComponentAttachment {
 
     private func armDrainTimer() {
         do {
-            let timer = try TimerHandle(loop: .main)
+            let timer = try TimerHandle(loop: runLoop())
             timer.start(after: Self.drainTimeout) { [weak self] in
                 self?.drainNow()
             }
@@ -413,6 +418,12 @@ public final class ChildProcess: EmitterProtocol, ComponentAttachment {
         guard phase == .running else { return }
         Diagnostics.logger.warning("ChildProcess(\(executable)) pid \(pid ?? 0) still runs \(terminationGracePeriod) after SIGTERM: sending SIGKILL.")
         kill(.kill)
+    }
+
+    /// The loop of the current run (timers of a termination or a drain).
+    private func runLoop() throws(LoopError) -> EventLoop {
+        if let loop { return loop }
+        return try EventLoop.resolve(output.ownerContext, for: "ChildProcess(\(executable)) timer")
     }
 
     private func report(_ error: LoopError) {

@@ -20,23 +20,22 @@ final class Runtime {
     private var signalHandles: [SignalHandle] = []
     private var deadline: TimerHandle?
 
-    init(name: String, configuration: StartupConfiguration) {
-        // First: the loop ignores SIGPIPE and SIGXFSZ from its creation on.
-        loop = EventLoop.main
+    init(name: String, configuration: StartupConfiguration) throws(LoopError) {
         // When stdout is a pipe or a file, C buffers it in blocks: make it
         // line-buffered so that each `print` shows up when it is made.
         compose_line_buffer_stdout()
         self.configuration = configuration
         var logger = configuration.makeLogHandler.map { Logger(label: "compose", factory: $0) } ?? Logger(label: "compose")
         logger[metadataKey: "app"] = "\(name)"
-        context = AppContext(
+        // The loop ignores SIGPIPE and SIGXFSZ from its creation on.
+        context = try AppContext.live(
             name: name,
-            scheduler: LoopScheduler(loop: loop),
             logger: logger,
             shutdownDeadline: configuration.shutdownDeadline,
             forcedExitStatus: configuration.forcedExitStatus
         )
-        context.runtime = loop
+        // A live context always has one.
+        loop = context.eventLoop!
     }
 
     func run<App: StartupComponent>(_ type: App.Type) -> Never {

@@ -1,4 +1,8 @@
 import Compose
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The root component of an app: `@main` on it runs the app on the event
 /// loop.
@@ -48,6 +52,13 @@ extension StartupComponent {
 
     /// Runs the app; `@main` calls it. Never returns.
     public static func main() {
-        Runtime(name: ComponentTree.defaultLabel(for: Self.self), configuration: configuration).run(Self.self)
+        let runtime: Runtime
+        do {
+            runtime = try Runtime(name: ComponentTree.defaultLabel(for: Self.self), configuration: configuration)
+        } catch {
+            Diagnostics.logger.critical("Cannot start the app: \(error)")
+            exit(1)
+        }
+        runtime.run(Self.self)
     }
 }

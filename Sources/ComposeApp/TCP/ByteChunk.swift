@@ -38,12 +38,12 @@ public struct ByteChunk: RandomAccessCollection, CustomStringConvertible {
     }
 }
 
-/// Memory libuv reads into. One is shared by every connection; when a
-/// delivered chunk still holds it after the observers returned, the next
-/// read gets a new one (see ``ReadBuffer/forNextRead()``). 256 KiB, so that
-/// a streaming peer's data takes fewer reads (and the echo of it fewer
+/// Memory libuv reads into. One is shared by every connection of a loop;
+/// when a delivered chunk still holds it after the observers returned, the
+/// next read gets a new one (see ``EventLoop/readBuffer(of:)``). 256 KiB, so
+/// that a streaming peer's data takes fewer reads (and the echo of it fewer
 /// writes) than with libuv's suggested 64 KiB; being shared, it costs that
-/// once per process, not per connection.
+/// once per loop, not per connection.
 final class ReadBuffer {
     let memory: UnsafeMutableRawBufferPointer
 
@@ -53,19 +53,5 @@ final class ReadBuffer {
 
     deinit {
         memory.deallocate()
-    }
-
-    // Safe without isolation checks: read and replaced only by libuv's allocation and
-    // read callbacks, which run on the loop thread (the main thread), one at
-    // a time.
-    nonisolated(unsafe) private static var shared = ReadBuffer()
-
-    /// The buffer the next read goes into: the shared one, unless a chunk
-    /// of it is still alive somewhere, in which case a fresh one.
-    static func forNextRead() -> ReadBuffer {
-        if !isKnownUniquelyReferenced(&shared) {
-            shared = ReadBuffer()
-        }
-        return shared
     }
 }

@@ -1,20 +1,22 @@
 import Compose
 
 extension TCPConnection {
-    /// Connects to `host:port`; `completion` gets the connection (not
-    /// reading yet: store it in a component or call ``start()``) or a
-    /// ``LoopError`` such as `uv_tcp_connect failed: ECONNREFUSED
-    /// (connection refused) for 127.0.0.1:7070`.
+    /// Connects to `host:port` on the loop of `context` (by default the
+    /// running app's, ``AppContext/current``); `completion` gets the
+    /// connection (not reading yet: store it in a component or call
+    /// ``start()``) or a ``LoopError`` such as `uv_tcp_connect failed:
+    /// ECONNREFUSED (connection refused) for 127.0.0.1:7070`.
     public static func connect(
         host: String,
         port: UInt16,
+        context: AppContext? = nil,
         _ completion: @escaping @MainActor (Result<TCPConnection, LoopError>) -> Void
     ) {
         let address: SocketAddress
         let handle: TCPHandle
         do {
             address = try SocketAddress(host: host, port: port)
-            handle = try TCPHandle(loop: .main)
+            handle = try TCPHandle(loop: EventLoop.resolve(context, for: "TCPConnection.connect"))
         } catch {
             completion(.failure(error))
             return
@@ -27,7 +29,7 @@ extension TCPConnection {
                 completion(.failure(LoopError(error.operation, code: error.code, context: target)))
             } else {
                 handle.setNoDelay(true)
-                completion(.success(TCPConnection(handle: handle)))
+                completion(.success(TCPConnection(transport: .socket(handle))))
             }
         }
         do {
@@ -38,10 +40,11 @@ extension TCPConnection {
         }
     }
 
-    /// Connects to `host:port` (see ``connect(host:port:_:)``).
-    public static func connect(host: String, port: UInt16) async throws(LoopError) -> TCPConnection {
+    /// Connects to `host:port` (see ``connect(host:port:context:_:)``).
+    public static func connect(host: String, port: UInt16, context: AppContext? = nil) async throws(LoopError) -> TCPConnection {
+        let context = context ?? AppContext.current
         let result: Result<TCPConnection, LoopError> = await withCheckedContinuation { continuation in
-            connect(host: host, port: port) { continuation.resume(returning: $0) }
+            connect(host: host, port: port, context: context) { continuation.resume(returning: $0) }
         }
         return try result.get()
     }

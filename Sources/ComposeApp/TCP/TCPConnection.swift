@@ -98,7 +98,7 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
     /// Whether the connection is open (not closing or closed).
     public private(set) var isOpen = true
 
-    let handle: TCPHandle
+    let transport: Transport
     private var isReading = false
     private var wantsReading = false
     private var isFull = false
@@ -107,28 +107,18 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
     private var closeReason: CloseReason?
     private var lineSplitter: LineSplitter?
 
-    init(handle: TCPHandle) {
-        self.handle = handle
-        let peer = handle.peerAddress
-        remoteAddress = peer.map { $0.host.contains(":") ? "[\($0.host)]:\($0.port)" : "\($0.host):\($0.port)" } ?? "unknown"
-        // unowned(unsafe): the handle calls these only while it is open, and
-        // this connection closes it (dropping the closures) in its deinit, so
-        // they never run after the connection is gone; plain unowned would
-        // cost an atomic check on every read.
-        // Chunks are not kept as the emitter's last value: a kept chunk holds
-        // the loop's read buffer, and the next read would allocate a new one.
-        handle.onRead = { [unowned(unsafe) self] chunk in self.emitter.sendWithoutKeeping(chunk) }
-        handle.onEnd = { [unowned(unsafe) self] error in self.inputEnded(error) }
-        handle.onWriteCompleted = { [unowned(unsafe) self] count, error in self.writeCompleted(count, error) }
-        handle.onClosed = { [unowned(unsafe) self] in self.handleClosed() }
+    init(transport: Transport) {
+        self.transport = transport
+        remoteAddress = transport.remoteAddress
+        transport.connect(to: self)
     }
 
     isolated deinit {
         // Nobody is left to tell: drop the close notification first, so the
         // close callback (which may come after this deinit) never reaches us.
-        handle.onClosed = nil
-        if !handle.isClosing {
-            handle.close()
+        transport.disconnect()
+        if !transport.isClosing {
+            transport.close()
         }
     }
 
@@ -169,18 +159,18 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
         guard shouldRead != isReading else { return }
         if shouldRead {
             do {
-                try handle.startReading()
+                try transport.startReading()
                 isReading = true
             } catch {
                 fail(error)
             }
         } else {
-            handle.stopReading()
+            transport.stopReading()
             isReading = false
         }
     }
 
-    private func inputEnded(_ error: LoopError?) {
+    func inputEnded(_ error: LoopError?) {
         isReading = false
         if let error {
             fail(error)
@@ -231,7 +221,7 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
         var rest = buffer
         if queuedBytes == 0 {
             do {
-                let written = try handle.tryWrite(buffer)
+                let written = try transport.tryWrite(buffer)
                 if written == buffer.count { return .written }
                 rest = UnsafeRawBufferPointer(rebasing: buffer[written...])
             } catch {
@@ -240,7 +230,7 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
             }
         }
         do {
-            try handle.write(copying: rest)
+            try transport.write(copying: rest)
         } catch {
             fail(error)
             return .closed
@@ -254,7 +244,7 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
         return .queued
     }
 
-    private func writeCompleted(_ count: Int, _ error: LoopError?) {
+    func writeCompleted(_ count: Int, _ error: LoopError?) {
         queuedBytes -= count
         if let error {
             if error.kind != .cancelled { fail(error) }
@@ -262,7 +252,7 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
         }
         if queuedBytes == 0 {
             if closeAfterFlush {
-                handle.close()
+                transport.close()
                 return
             }
             if isFull {
@@ -281,7 +271,7 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
         guard isOpen, !writeIsShut else { return }
         writeIsShut = true
         do {
-            try handle.shutdown()
+            try transport.shutdown()
         } catch {
             fail(error)
         }
@@ -297,7 +287,7 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
             closeAfterFlush = true
         } else {
             isOpen = false
-            handle.close()
+            transport.close()
         }
     }
 
@@ -305,7 +295,7 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
     public func abort() {
         closeReason = closeReason ?? .local
         isOpen = false
-        handle.close()
+        transport.close()
     }
 
     private func fail(_ error: LoopError) {
@@ -318,11 +308,11 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
         closeReason = .failed(error)
         isOpen = false
         closeAfterFlush = false
-        handle.close()
+        transport.close()
         errors.send(error)
     }
 
-    private func handleClosed() {
+    func transportClosed() {
         isOpen = false
         isReading = false
         queuedBytes = 0

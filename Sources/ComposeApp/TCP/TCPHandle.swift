@@ -22,7 +22,7 @@ final class TCPHandle: LoopHandle {
     var onConnect: (@MainActor (LoopError?) -> Void)?
 
     init(loop: EventLoop) throws(LoopError) {
-        try super.init(size: MemoryLayout<uv_tcp_t>.size, operation: "uv_tcp_init") { raw in
+        try super.init(loop: loop, size: MemoryLayout<uv_tcp_t>.size, operation: "uv_tcp_init") { raw in
             uv_tcp_init(loop.uv, raw.assumingMemoryBound(to: uv_tcp_t.self))
         }
     }
@@ -145,17 +145,18 @@ final class TCPHandle: LoopHandle {
 }
 
 /// libuv reads one socket at a time on the loop thread, each chunk is
-/// delivered before the next read, so one buffer serves every connection
-/// (ReadBuffer.forNextRead() replaces it if a chunk of it was kept).
+/// delivered before the next read, so one buffer serves every connection of
+/// a loop (EventLoop.readBuffer(of:) replaces it if a chunk of it was kept).
 private func tcpHandleAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int, _ buffer: UnsafeMutablePointer<uv_buf_t>?) {
-    let memory = ReadBuffer.forNextRead().memory
+    guard let handle else { return }
+    let memory = EventLoop.readBuffer(of: handle.pointee.loop).memory
     buffer?.pointee = uv_buf_init(memory.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(memory.count))
 }
 
 private func tcpHandleRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {
-    guard count != 0 else { return }
+    guard let stream, count != 0 else { return }
     // The buffer the allocation callback just handed out.
-    let chunk = count > 0 ? ByteChunk(buffer: ReadBuffer.forNextRead(), count: count) : nil
+    let chunk = count > 0 ? ByteChunk(buffer: EventLoop.readBuffer(of: stream.pointee.loop), count: count) : nil
     LoopHandle.dispatch(compose_uv_handle(stream), as: TCPHandle.self, (chunk, count)) { owner, read in
         let (chunk, count) = read
         if let chunk {

@@ -25,6 +25,9 @@ import Logging
 /// `127.0.0.1`). Port 0 picks a free port (``port`` tells which). Failing to
 /// listen (`EADDRINUSE`, ...) is logged and sent on ``errors``, or thrown by
 /// ``listen()``. A connection nobody keeps is closed.
+///
+/// In a test context (`TestApp`) the server listens on the context's
+/// simulated network instead of a socket: `app.connect(port:)` is a client.
 @MainActor
 public final class TCPServer: EmitterProtocol, ComponentAttachment {
     /// Each accepted connection, not reading yet (it starts when its
@@ -40,6 +43,9 @@ public final class TCPServer: EmitterProtocol, ComponentAttachment {
     public let backlog: Int32
     private let startsWithComponent: Bool
     private var handle: TCPHandle?
+    /// In a test context: the simulated network it listens on (its
+    /// context owns it).
+    private weak var network: SimulatedNetwork?
 
     /// - Parameters:
     ///   - host: A numeric address to listen on.
@@ -55,10 +61,11 @@ public final class TCPServer: EmitterProtocol, ComponentAttachment {
 
     isolated deinit {
         handle?.close()
+        network?.stopListening(port: port)
     }
 
     /// Whether the server is listening.
-    public var isListening: Bool { handle != nil }
+    public var isListening: Bool { handle != nil || network != nil }
 
     /// Starts listening.
     ///
@@ -66,9 +73,14 @@ public final class TCPServer: EmitterProtocol, ComponentAttachment {
     ///   address, e.g. `uv_tcp_bind failed: EADDRINUSE (address already in
     ///   use) for 127.0.0.1:7070`.
     public func listen() throws(LoopError) {
-        guard handle == nil else { return }
+        guard !isListening else { return }
+        if let network = (emitter.ownerContext ?? AppContext.current)?.simulatedNetwork {
+            port = try network.listen(self, host: host, port: port)
+            self.network = network
+            return
+        }
         let address = try SocketAddress(host: host, port: port)
-        let server = try TCPHandle(loop: .main)
+        let server = try TCPHandle(loop: EventLoop.resolve(emitter.ownerContext, for: "TCPServer(\(host):\(port)).listen"))
         do {
             try server.bind(address)
             try server.listen(backlog: backlog, address: address.description)
@@ -85,6 +97,8 @@ public final class TCPServer: EmitterProtocol, ComponentAttachment {
     public func close() {
         handle?.close()
         handle = nil
+        network?.stopListening(port: port)
+        network = nil
     }
 
     private func accept(_ error: LoopError?) {
@@ -95,7 +109,7 @@ public final class TCPServer: EmitterProtocol, ComponentAttachment {
         guard let server = handle else { return }
         let client: TCPHandle
         do {
-            client = try TCPHandle(loop: .main)
+            client = try TCPHandle(loop: server.loop)
         } catch {
             report(error)
             return
@@ -108,7 +122,12 @@ public final class TCPServer: EmitterProtocol, ComponentAttachment {
             return
         }
         client.setNoDelay(true)
-        emitter.send(TCPConnection(handle: client))
+        emitter.send(TCPConnection(transport: .socket(client)))
+    }
+
+    /// Accepts a simulated client (a test context's).
+    func accept(_ socket: SimulatedSocket) {
+        emitter.send(TCPConnection(transport: .simulated(socket)))
     }
 
     private func report(_ error: LoopError) {

@@ -1,13 +1,13 @@
 import ComposeApp
 
 /// `debounce`: three values back to back through a 50 ms debounce on the
-/// loop's scheduler; only the last may come out. The app lingers 150 ms
+/// app's clock; only the last may come out. The app lingers 150 ms
 /// after the first delivery (to catch a late second one), then shuts down.
 struct Debounce: Component {
     let values = Emitter<Int>()
     let linger = LoopTimer(after: .milliseconds(150), startsWithComponent: false)
     var observers: Void {
-        values.debounce(for: .milliseconds(50), scheduler: LoopScheduler.main) += { value in
+        values.debounce(for: .milliseconds(50)) += { value in
             say("debounced \(value)")
             if !linger.isRunning { linger.start() }
         }

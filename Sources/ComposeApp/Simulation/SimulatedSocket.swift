@@ -1,0 +1,157 @@
+internal import CLibUV
+import Compose
+
+/// The app's end of a simulated TCP connection: what a `TCPConnection`
+/// reads from and writes to in a test context. The other end is a
+/// ``SimulatedPeer`` the test holds.
+///
+/// Like a socket, it delivers what the peer sent while reading is on (in
+/// chunks, as sent), then end of input or a reset; unlike one, it takes
+/// every write at once (the test's peer reads everything). Deliveries and
+/// the close notification go through the context's clock, never inside the
+/// call that caused them.
+@MainActor
+final class SimulatedSocket {
+    var onRead: (@MainActor (ByteChunk) -> Void)?
+    var onEnd: (@MainActor (LoopError?) -> Void)?
+    var onClosed: (@MainActor () -> Void)?
+    private(set) var isClosing = false
+    let peer: SimulatedPeer
+    private let scheduler: any Scheduler
+    /// Weak: the context outlives its sockets only while its app runs.
+    private weak var context: AppContext?
+    private var isReading = false
+    private var inbound: [[UInt8]] = []
+    /// What ends the peer's input once `inbound` is delivered: `nil` while
+    /// it goes on, `.some(nil)` for end of input, `.some(error)` for a reset.
+    private var inboundEnd: LoopError??
+    private var deliveryScheduled = false
+
+    init(peer: SimulatedPeer, scheduler: any Scheduler, context: AppContext) {
+        self.peer = peer
+        self.scheduler = scheduler
+        self.context = context
+        context.beginWork()
+        peer.socket = self
+    }
+
+    var remoteAddress: String { "127.0.0.1:\(peer.port)" }
+
+    // MARK: The app's side
+
+    func startReading() {
+        isReading = true
+        scheduleDelivery()
+    }
+
+    func stopReading() {
+        isReading = false
+    }
+
+    /// Takes every byte, unless the peer is gone: reset (`ECONNRESET`) or
+    /// closed (`EPIPE`, as a socket says once the peer's reset came back).
+    func tryWrite(_ bytes: UnsafeRawBufferPointer) throws(LoopError) -> Int {
+        if peer.hasReset { throw LoopError("uv_try_write", code: UV_ECONNRESET.rawValue) }
+        if peer.isClosed { throw LoopError("uv_try_write", code: UV_EPIPE.rawValue) }
+        peer.received.append(contentsOf: bytes)
+        return bytes.count
+    }
+
+    /// Half-close: the peer sees end of input.
+    func shutdown() {
+        peer.inputEnded = true
+    }
+
+    func close() {
+        guard !isClosing else { return }
+        isClosing = true
+        onRead = nil
+        onEnd = nil
+        peer.inputEnded = true
+        peer.socket = nil
+        _ = scheduler.schedule(after: .zero) { [self] in
+            let closed = onClosed
+            onClosed = nil
+            closed?()
+            context?.endWork()
+        }
+    }
+
+    // MARK: The peer's side
+
+    func peerSent(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        inbound.append(bytes)
+        scheduleDelivery()
+    }
+
+    func peerEnded(reset: Bool) {
+        guard inboundEnd == nil else { return }
+        inboundEnd = .some(reset ? LoopError("uv_read", code: UV_ECONNRESET.rawValue) : nil)
+        if reset { inbound = [] }
+        scheduleDelivery()
+    }
+
+    private func scheduleDelivery() {
+        guard !deliveryScheduled, !isClosing, isReading, !inbound.isEmpty || inboundEnd != nil else { return }
+        deliveryScheduled = true
+        _ = scheduler.schedule(after: .zero) { [weak self] in
+            self?.deliver()
+        }
+    }
+
+    private func deliver() {
+        deliveryScheduled = false
+        while isReading, !isClosing, !inbound.isEmpty {
+            let bytes = inbound.removeFirst()
+            let buffer = ReadBuffer(size: bytes.count)
+            bytes.withUnsafeBytes { buffer.memory.copyMemory(from: $0) }
+            onRead?(ByteChunk(buffer: buffer, count: bytes.count))
+        }
+        if isReading, !isClosing, inbound.isEmpty, let end = inboundEnd {
+            isReading = false
+            onEnd?(end)
+        }
+    }
+}
+
+/// The test's end of a simulated connection (a client of the app).
+@MainActor
+package final class SimulatedPeer {
+    /// The client's own port.
+    package let port: UInt16
+    /// Every byte the app wrote to this client.
+    package fileprivate(set) var received: [UInt8] = []
+    /// Whether the app ended its side (closed or half-closed).
+    package fileprivate(set) var inputEnded = false
+    /// Whether this client closed or reset the connection.
+    package private(set) var isClosed = false
+    fileprivate(set) var hasReset = false
+    fileprivate weak var socket: SimulatedSocket?
+
+    init(port: UInt16) {
+        self.port = port
+    }
+
+    /// Sends `bytes` to the app.
+    package func write(_ bytes: [UInt8]) {
+        guard !isClosed else { return }
+        socket?.peerSent(bytes)
+    }
+
+    /// Closes the connection: the app reads end of input.
+    package func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        socket?.peerEnded(reset: false)
+    }
+
+    /// Resets the connection: the app's next read or write fails with
+    /// `ECONNRESET`.
+    package func reset() {
+        guard !isClosed else { return }
+        isClosed = true
+        hasReset = true
+        socket?.peerEnded(reset: true)
+    }
+}

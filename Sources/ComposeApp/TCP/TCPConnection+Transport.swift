@@ -1,0 +1,103 @@
+import Compose
+
+extension TCPConnection {
+    /// What a connection reads from and writes to: a libuv socket, or, in a
+    /// test context, a simulated one. An enum rather than a protocol, so the
+    /// socket's calls stay direct on the hot path.
+    @MainActor
+    enum Transport {
+        case socket(TCPHandle)
+        case simulated(SimulatedSocket)
+
+        var isClosing: Bool {
+            switch self {
+            case .socket(let handle): handle.isClosing
+            case .simulated(let socket): socket.isClosing
+            }
+        }
+
+        var remoteAddress: String {
+            switch self {
+            case .socket(let handle):
+                handle.peerAddress.map { $0.host.contains(":") ? "[\($0.host)]:\($0.port)" : "\($0.host):\($0.port)" } ?? "unknown"
+            case .simulated(let socket):
+                socket.remoteAddress
+            }
+        }
+
+        func connect(to connection: TCPConnection) {
+            // unowned(unsafe): the transport calls these only while it is
+            // open, and the connection closes it (dropping the closures) in
+            // its deinit, so they never run after the connection is gone;
+            // plain unowned would cost an atomic check on every read.
+            // Chunks are not kept as the emitter's last value: a kept chunk
+            // holds the loop's read buffer, and the next read would allocate.
+            let onRead: @MainActor (ByteChunk) -> Void = { [unowned(unsafe) connection] chunk in connection.emitter.sendWithoutKeeping(chunk) }
+            let onEnd: @MainActor (LoopError?) -> Void = { [unowned(unsafe) connection] error in connection.inputEnded(error) }
+            let onClosed: @MainActor () -> Void = { [unowned(unsafe) connection] in connection.transportClosed() }
+            switch self {
+            case .socket(let handle):
+                handle.onRead = onRead
+                handle.onEnd = onEnd
+                handle.onWriteCompleted = { [unowned(unsafe) connection] count, error in connection.writeCompleted(count, error) }
+                handle.onClosed = onClosed
+            case .simulated(let socket):
+                socket.onRead = onRead
+                socket.onEnd = onEnd
+                socket.onClosed = onClosed
+            }
+        }
+
+        /// Drops the close notification (the connection is going away).
+        func disconnect() {
+            switch self {
+            case .socket(let handle): handle.onClosed = nil
+            case .simulated(let socket): socket.onClosed = nil
+            }
+        }
+
+        func startReading() throws(LoopError) {
+            switch self {
+            case .socket(let handle): try handle.startReading()
+            case .simulated(let socket): socket.startReading()
+            }
+        }
+
+        func stopReading() {
+            switch self {
+            case .socket(let handle): handle.stopReading()
+            case .simulated(let socket): socket.stopReading()
+            }
+        }
+
+        func tryWrite(_ bytes: UnsafeRawBufferPointer) throws(LoopError) -> Int {
+            switch self {
+            case .socket(let handle): try handle.tryWrite(bytes)
+            case .simulated(let socket): try socket.tryWrite(bytes)
+            }
+        }
+
+        /// Queues what ``tryWrite(_:)`` did not take (a simulated socket
+        /// takes everything, so this is for real sockets).
+        func write(copying bytes: UnsafeRawBufferPointer) throws(LoopError) {
+            switch self {
+            case .socket(let handle): try handle.write(copying: bytes)
+            case .simulated(let socket): _ = try socket.tryWrite(bytes)
+            }
+        }
+
+        func shutdown() throws(LoopError) {
+            switch self {
+            case .socket(let handle): try handle.shutdown()
+            case .simulated(let socket): socket.shutdown()
+            }
+        }
+
+        func close() {
+            switch self {
+            case .socket(let handle): handle.close()
+            case .simulated(let socket): socket.close()
+            }
+        }
+    }
+}

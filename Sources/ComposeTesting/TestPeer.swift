@@ -1,0 +1,84 @@
+internal import ComposeApp
+
+/// A simulated client of a ``TestApp``'s `TCPServer` (``TestApp/connect(port:)``).
+///
+/// ```swift
+/// let peer = try app.connect(port: 7070)
+/// #expect(peer.readLines() == ["Welcome!"])
+/// peer.write("hello\n")
+/// #expect(peer.readLines() == ["HELLO"])
+/// peer.close()
+/// ```
+///
+/// Each call runs what it made due in the app before it returns, so what
+/// the app answered is there to read.
+@MainActor
+public final class TestPeer {
+    private let peer: SimulatedPeer
+    private weak var app: TestApp?
+    private var readOffset = 0
+
+    init(_ peer: SimulatedPeer, app: TestApp) {
+        self.peer = peer
+        self.app = app
+    }
+
+    /// The client's own port (the app sees `127.0.0.1:PORT`).
+    public var port: UInt16 { peer.port }
+
+    /// Every byte the app wrote to this client.
+    public var received: [UInt8] { peer.received }
+
+    /// Everything the app wrote to this client, as UTF-8 text.
+    public var receivedText: String { String(decoding: peer.received, as: UTF8.self) }
+
+    /// Whether the app ended the connection (closed it or half-closed it).
+    public var isClosedByApp: Bool { peer.inputEnded }
+
+    /// Sends the UTF-8 bytes of `text`.
+    public func write(_ text: String) {
+        write(Array(text.utf8))
+    }
+
+    /// Sends `bytes`.
+    public func write(_ bytes: [UInt8]) {
+        run { peer.write(bytes) }
+    }
+
+    /// The complete lines received since the last call (without `\n` or
+    /// `\r\n`); a line still missing its newline waits for the next call.
+    public func readLines() -> [String] {
+        let bytes = peer.received
+        var lines: [String] = []
+        var start = readOffset
+        var index = readOffset
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\n") {
+                var end = index
+                if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                lines.append(String(decoding: bytes[start..<end], as: UTF8.self))
+                start = index + 1
+            }
+            index += 1
+        }
+        readOffset = start
+        return lines
+    }
+
+    /// Closes the connection: the app reads end of input.
+    public func close() {
+        run { peer.close() }
+    }
+
+    /// Resets the connection: the app's next read or write fails with
+    /// `ECONNRESET`.
+    public func reset() {
+        run { peer.reset() }
+    }
+
+    /// Runs `body` as the app's code and what it made due; without the app
+    /// (gone), just `body`.
+    private func run(_ body: () -> Void) {
+        if let app { app.run(body) } else { body() }
+    }
+}
