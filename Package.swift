@@ -100,7 +100,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ComposeAppTests",
-            dependencies: ["ComposeApp", "ComposeFixture", "ComposeChat"],
+            dependencies: ["ComposeApp", "ComposeTesting", "ComposeFixture", "ComposeChat"],
             path: "Tests/ComposeAppTests",
             swiftSettings: strictSettings
         ),

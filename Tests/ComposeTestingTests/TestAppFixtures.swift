@@ -105,3 +105,51 @@ struct Spawner: Component {
         }
     }
 }
+
+/// Answers every line in capitals; `/quit` closes; says goodbye at
+/// shutdown.
+struct ShoutServer: Component {
+    let listener = TCPServer(port: 7070)
+    let clients = InstanceComponent<ShoutClient>()
+    let errors = Journal()
+
+    var observers: Void {
+        listener += { connection in
+            clients.add { ShoutClient(connection: connection) }
+        }
+        clients.forward(\.connection.didClose) += { id, _ in
+            clients.remove(id)
+        }
+        clients.forward(\.connection.errors) += { _, error in
+            errors.entries.append("\(error.kind)")
+        }
+        Application.willShutDown += {
+            for id in clients.ids { clients[id]?.connection.writeLine("Goodbye!") }
+        }
+    }
+}
+
+struct ShoutClient: Component {
+    let connection: TCPConnection
+    var observers: Void {
+        didAppear += { connection.writeLine("Hello \(connection.remoteAddress)") }
+        connection.lines += { line in
+            if line == "/quit" {
+                connection.writeLine("Bye!")
+                connection.close()
+            } else {
+                connection.writeLine(line.uppercased())
+            }
+        }
+    }
+}
+
+/// Two servers on one port.
+struct PortClash: Component {
+    let first = TCPServer(port: 9000)
+    let second = TCPServer(port: 9000)
+    let errors = Journal()
+    var observers: Void {
+        second.errors += { errors.entries.append($0.description) }
+    }
+}
