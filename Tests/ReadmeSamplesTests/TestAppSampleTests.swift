@@ -31,3 +31,37 @@ struct Heartbeat: Component {
     #expect(app.exitStatus == 0)
     #expect(app.now == .seconds(600))
 }
+
+// README, "Testing a whole app": a TCP server and a simulated client.
+
+struct Shouter: Component {
+    let listener = TCPServer(port: 7070)
+    let clients = InstanceComponent<ShoutingClient>()
+    var observers: Void {
+        listener += { connection in
+            clients.add { ShoutingClient(connection: connection) }
+        }
+        clients.forward(\.connection.didClose) += { id, _ in
+            clients.remove(id)
+        }
+    }
+}
+
+struct ShoutingClient: Component {
+    let connection: TCPConnection
+    var observers: Void {
+        connection.lines += { line in connection.writeLine(line.uppercased()) }
+    }
+}
+
+@MainActor
+@Test func aClientIsAnsweredInCapitals() throws {
+    let app = TestApp(root: Shouter())
+    let peer = try app.connect(port: 7070)   // a simulated client
+    peer.write("hello\n")
+    #expect(peer.readLines() == ["HELLO"])
+
+    app.send(.terminate)                     // the tree closes every connection
+    #expect(peer.isClosedByApp)
+    #expect(app.exitStatus == 0)
+}
