@@ -1,4 +1,5 @@
 public import ComposeApp
+public import Testing
 
 /// A whole app in a test: it runs the app's code as
 /// `StartupComponent.main()` does, on a test context — virtual time,
@@ -35,14 +36,20 @@ public final class TestApp {
     public private(set) var tree: ComponentTree!
     /// Every diagnostic the app reported, binding included, in order.
     public private(set) var diagnostics: [Diagnostic] = []
+    /// Every emitter send, lifecycle and route change in the app, with its
+    /// path and virtual time, and assertions on them (see ``TestEvents``).
+    public private(set) var events: TestEvents!
     private let shutdownSignals: [ProcessSignal.Name]
     private var deadline: ScheduledAction?
 
     /// Runs `App` as `StartupComponent.main()` does: `init()`,
     /// `willBindRootComponent()`, binding, `didBindRootComponent()`,
     /// activation; then runs what is due at virtual time zero.
-    public convenience init<App: StartupComponent>(_ type: App.Type) {
-        self.init(name: ComponentTree.defaultLabel(for: App.self), configuration: App.configuration)
+    ///
+    /// - Parameter sourceLocation: Where unasserted ``events`` are reported
+    ///   when the app goes away (here, by default).
+    public convenience init<App: StartupComponent>(_ type: App.Type, sourceLocation: SourceLocation = #_sourceLocation) {
+        self.init(name: ComponentTree.defaultLabel(for: App.self), configuration: App.configuration, sourceLocation: sourceLocation)
         context.run {
             let app = App()
             app.willBindRootComponent()
@@ -54,13 +61,17 @@ public final class TestApp {
 
     /// Runs any component as an app's root, with the default
     /// `StartupConfiguration`.
-    public convenience init<Root: Component>(root: Root, configuration: StartupConfiguration = StartupConfiguration()) {
-        self.init(name: ComponentTree.defaultLabel(for: Root.self), configuration: configuration)
+    public convenience init<Root: Component>(
+        root: Root,
+        configuration: StartupConfiguration = StartupConfiguration(),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        self.init(name: ComponentTree.defaultLabel(for: Root.self), configuration: configuration, sourceLocation: sourceLocation)
         tree = ComponentTree(root, context: context)
         start()
     }
 
-    private init(name: String, configuration: StartupConfiguration) {
+    private init(name: String, configuration: StartupConfiguration, sourceLocation: SourceLocation) {
         let scheduler = VirtualScheduler()
         self.scheduler = scheduler
         shutdownSignals = configuration.shutdownSignals
@@ -76,12 +87,16 @@ public final class TestApp {
         diagnostics += { [unowned self] in self.diagnostics.append($0) }
         context.runtime = SimulatedNetwork(context: context)
         context.shutdown.onBegin = { [unowned self] in self.beginShutdown() }
+        events = TestEvents(context: context, createdAt: sourceLocation) { [unowned self] in
+            self.tree?.root.label ?? name
+        }
     }
 
     private func start() {
         tree.activate()
         context.run { context.shutdown.didStart() }
         runUntilIdle()
+        events.startHasEnded()
     }
 
     /// The root component, if it is a `T`.

@@ -113,8 +113,14 @@ struct ComponentLayout {
     /// Byte offsets of the framework boxes (``BoundObject`` references)
     /// stored in the value, outside child components.
     var boxOffsets: [Int] = []
+    /// The label of the property holding each box, index for index with
+    /// ``boxOffsets`` (event paths name emitters by it).
+    var boxLabels: [String] = []
     /// Byte offsets of stored ``ComponentAttachment`` references.
     var attachmentOffsets: [Int] = []
+    /// The label of each attachment property, index for index with
+    /// ``attachmentOffsets``.
+    var attachmentLabels: [String] = []
 
     @MainActor private static var cache: [ObjectIdentifier: ComponentLayout] = [:]
 
@@ -127,8 +133,11 @@ struct ComponentLayout {
                 layout.children.append(Child(label: String(cString: name), offset: offset, type: component))
             } else if fieldType is any ComponentAttachment.Type {
                 layout.attachmentOffsets.append(offset)
+                layout.attachmentLabels.append(String(cString: name))
             } else {
-                layout.boxOffsets += boxOffsets(in: fieldType, at: offset)
+                let offsets = boxOffsets(in: fieldType, at: offset)
+                layout.boxOffsets += offsets
+                layout.boxLabels += Array(repeating: String(cString: name), count: offsets.count)
             }
             return true
         }

@@ -46,6 +46,10 @@ public class BoundObject {
     /// `observers` runs (routers resolve their start route here).
     func didBindChildren(of node: ComponentNode) {}
 
+    /// Turns recording of this box's sends as ``AppEvent``s on or off
+    /// (emitter storages record; other boxes have nothing to record).
+    func setTracing(_ isOn: Bool) {}
+
     /// Called when the owner node is destroyed.
     func ownerWillBeDestroyed() {}
 }

@@ -120,6 +120,8 @@ public final class ComponentNode {
     private func lifecycleEmitter(_ key: WritableKeyPath<LifecycleEmitters, SignalEmitter?>) -> SignalEmitter {
         if let existing = lifecycle[keyPath: key] { return existing }
         let created = SignalEmitter()
+        // The tree records lifecycle events itself.
+        created.storage.exemptFromTracing()
         created.adopt(by: self)
         lifecycle[keyPath: key] = created
         return created

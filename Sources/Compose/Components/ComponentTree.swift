@@ -130,6 +130,7 @@ public final class ComponentTree {
         // Resources start before `didAppear`, so its observers can use them.
         for attachment in node.attachments { attachment.componentDidAppear() }
         node.sendLifecycle(\.didAppear)
+        if context.eventTrace.isOn { context.record(.didAppear, path: node.path) }
         guard node.isActive else { return }
         node.behavior?.nodeDidActivate(node)
         for child in node.activeChildren {
@@ -147,6 +148,7 @@ public final class ComponentTree {
         }
         node.isActive = false
         node.sendLifecycle(\.didDisappear)
+        if context.eventTrace.isOn { context.record(.didDisappear, path: node.path) }
         for attachment in node.attachments { attachment.componentDidDisappear() }
         node.behavior?.nodeDidDeactivate(node)
     }
@@ -168,7 +170,9 @@ public final class ComponentTree {
         let previous = focusedNode
         focusedNode = next
         previous?.sendLifecycle(\.didLeaveFocus)
+        if let previous, context.eventTrace.isOn { context.record(.didLeaveFocus, path: previous.path) }
         next?.sendLifecycle(\.didEnterFocus)
+        if let next, context.eventTrace.isOn { context.record(.didEnterFocus, path: next.path) }
     }
 
     /// Sends `didLeaveFocus` to the focused component and clears focus;
@@ -177,6 +181,7 @@ public final class ComponentTree {
         guard let previous = focusedNode else { return }
         focusedNode = nil
         previous.sendLifecycle(\.didLeaveFocus)
+        if context.eventTrace.isOn { context.record(.didLeaveFocus, path: previous.path) }
     }
 
     // MARK: Lookup

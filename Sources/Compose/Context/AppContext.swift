@@ -51,6 +51,9 @@ public final class AppContext {
     /// Work that keeps a test context's app running, as libuv handles keep
     /// a loop alive (virtual timers that are started, for example).
     package private(set) var activeWork = 0
+    /// Whether events are recorded, and where they go (see
+    /// ``tracesEvents``).
+    let eventTrace = EventTrace()
 
     /// Makes a context.
     ///

@@ -73,6 +73,12 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         @usableFromInline var cancelledCount = 0
         @usableFromInline var nextID: UInt64 = 1
         @usableFromInline var last: Value?
+        /// Whether sends are recorded as ``AppEvent``s (the owner's app
+        /// traces events). Checked once per send.
+        @usableFromInline var isTraced = false
+        /// Never traced: lifecycle and router emitters, whose changes the
+        /// tree and router record as events of their own.
+        @usableFromInline var isTraceExempt = false
 
         @usableFromInline
         init(slots: UnsafeMutablePointer<Slot>) {
@@ -197,6 +203,7 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     /// order, without keeping `value`.
     @inlinable
     func dispatch(_ value: Value) {
+        if state.pointee.isTraced { trace(value) }
         let end = state.pointee.count
         guard end > 0 else { return }
         let savedScope = state.pointee.currentScope
@@ -283,6 +290,33 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     @inlinable
     var scopeCell: UnsafeMutablePointer<Unmanaged<ComponentNode>?> {
         UnsafeMutableRawPointer(state).assumingMemoryBound(to: Unmanaged<ComponentNode>?.self)
+    }
+
+    // MARK: Tracing
+
+    override func claim(by node: ComponentNode) {
+        super.claim(by: node)
+        if owner === node, !state.pointee.isTraceExempt, let context = node.context, context.eventTrace.isOn {
+            state.pointee.isTraced = true
+        }
+    }
+
+    override func setTracing(_ isOn: Bool) {
+        state.pointee.isTraced = isOn && !state.pointee.isTraceExempt
+    }
+
+    /// Never records this emitter's sends (see `isTraceExempt`).
+    func exemptFromTracing() {
+        state.pointee.isTraceExempt = true
+        state.pointee.isTraced = false
+    }
+
+    /// Records this send as an ``AppEvent`` of the owner's app.
+    @usableFromInline @inline(never)
+    func trace(_ value: Value) {
+        guard let owner, let context = owner.context, context.eventTrace.isOn else { return }
+        let name = owner.emitterLabel(of: self).map { owner.path + "." + $0 } ?? owner.path + ".<emitter>"
+        context.record(.sent, path: name, value: AppEvent.describe(value))
     }
 
     // MARK: Cancelling

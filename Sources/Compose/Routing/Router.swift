@@ -82,7 +82,7 @@ public final class Router: BoundObject {
             activate(target.node)
         }
         didPush.send(target.route)
-        didChangePath.send(target.route)
+        changedPath(to: target.route)
     }
 
     /// Removes the top route and deactivates it. Popping the last route is a
@@ -99,7 +99,7 @@ public final class Router: BoundObject {
             deactivate(removed!.node)
         }
         didPop.send(removed!.route)
-        didChangePath.send(path)
+        changedPath(to: path)
     }
 
     /// Removes every route above the start route (or, if the start route was
@@ -121,7 +121,7 @@ public final class Router: BoundObject {
             }
         }
         for entry in removed { didPop.send(entry.route) }
-        didChangePath.send(path)
+        changedPath(to: path)
     }
 
     /// Replaces the whole stack with `route`.
@@ -142,7 +142,15 @@ public final class Router: BoundObject {
             if !wasOnStack { activate(target.node) }
         }
         didReplace.send(target.route)
-        didChangePath.send(target.route)
+        changedPath(to: target.route)
+    }
+
+    /// Sends `didChangePath` and records the change as an ``AppEvent``.
+    private func changedPath(to route: Route) {
+        if let node = owner, let context = node.context, context.tracesEvents {
+            context.record(.routed, path: node.path, value: route.isSelf ? "self" : route.label)
+        }
+        didChangePath.send(route)
     }
 
     // MARK: Lifecycle
@@ -179,6 +187,8 @@ public final class Router: BoundObject {
         boundPath = node.path
         wasDestroyed = false
         for emitter in [didPush, didPop, didReplace, didChangePath] {
+            // The router records route changes as events of its own.
+            emitter.storage.exemptFromTracing()
             emitter.adopt(by: node)
         }
     }
@@ -236,7 +246,7 @@ public final class Router: BoundObject {
             activate(entry.node)
         }
         didPush.send(entry.route)
-        didChangePath.send(entry.route)
+        changedPath(to: entry.route)
     }
 
     func replace(entry: Entry) {
@@ -268,7 +278,7 @@ public final class Router: BoundObject {
             }
         }
         didPop.send(removed!.route)
-        if wasTop { didChangePath.send(path) }
+        if wasTop { changedPath(to: path) }
     }
 
     private var routeChoices: String {

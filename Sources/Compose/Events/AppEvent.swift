@@ -1,0 +1,80 @@
+/// One thing that happened in a running app, as its context records it
+/// while ``AppContext/tracesEvents`` is on: an emitter of a component sent,
+/// a component appeared, disappeared or took focus, or a router changed
+/// route. Each event carries where it happened (a path from the root) and
+/// when (the app's clock).
+///
+/// ```swift
+/// context.tracesEvents = true
+/// context.events += { event in print(event) }   // 60s heartbeat.timer sent
+/// ```
+public struct AppEvent: Hashable, Sendable, CustomStringConvertible {
+    /// What kind of thing happened.
+    public enum Kind: String, Hashable, Sendable {
+        /// The emitter at ``AppEvent/path`` sent ``AppEvent/value``.
+        case sent
+        /// The component at ``AppEvent/path`` became part of the active tree.
+        case didAppear
+        /// The component at ``AppEvent/path`` left the active tree.
+        case didDisappear
+        /// The component at ``AppEvent/path`` became the deepest focused one.
+        case didEnterFocus
+        /// The component at ``AppEvent/path`` stopped being the deepest
+        /// focused one.
+        case didLeaveFocus
+        /// The router of the component at ``AppEvent/path`` changed its
+        /// stack; ``AppEvent/value`` is the new top route's label.
+        case routed
+    }
+
+    /// When it happened, on the app's clock (virtual time in a test).
+    public let time: Duration
+    /// What happened.
+    public let kind: Kind
+    /// Where: an emitter's path (`chat.server.connections`: the component's
+    /// path, then the property) for ``Kind/sent``, a component's path
+    /// otherwise.
+    public let path: String
+    /// The value sent, described (at most ``maximumValueLength``
+    /// characters), or the new route; `nil` for a signal (`Void`) and for
+    /// lifecycle events.
+    public let value: String?
+
+    /// How long a described value may be before it is cut short.
+    public static let maximumValueLength = 200
+
+    /// Makes an event.
+    public init(time: Duration, kind: Kind, path: String, value: String? = nil) {
+        self.time = time
+        self.kind = kind
+        self.path = path
+        self.value = value
+    }
+
+    /// `2.5s chat.server.connections sent 127.0.0.1:49152`.
+    public var description: String {
+        var text = "\(Self.format(time)) \(path) \(kind.rawValue)"
+        if let value { text += kind == .routed ? " to \(value)" : " \(value)" }
+        return text
+    }
+
+    /// The description of `value` for an event: `nil` for `Void`, cut to
+    /// ``maximumValueLength`` characters.
+    public static func describe<Value>(_ value: Value) -> String? {
+        if Value.self == Void.self { return nil }
+        let text = String(describing: value)
+        guard text.count > maximumValueLength else { return text }
+        return String(text.prefix(maximumValueLength)) + "…"
+    }
+
+    /// A time as events show it: `0s`, `2.5s`, `0.001s` (seconds, without
+    /// trailing zeros).
+    public static func format(_ time: Duration) -> String {
+        let (seconds, attoseconds) = time.components
+        guard attoseconds != 0 else { return "\(seconds)s" }
+        var fraction = String(attoseconds / 1_000_000_000)   // nanoseconds
+        fraction = String(repeating: "0", count: 9 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return "\(seconds).\(fraction)s"
+    }
+}

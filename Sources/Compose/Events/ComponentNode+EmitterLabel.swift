@@ -1,0 +1,40 @@
+extension ComponentNode {
+    /// The name of an emitter this node owns, for event paths: the
+    /// property that holds it (`increment`), or the resource or box that
+    /// offers it and its property there (`server.connections`; a resource's
+    /// main `emitter` is named by the resource alone: `timer`). `nil` when
+    /// it is not found (an emitter adopted from elsewhere).
+    func emitterLabel(of storage: BoundObject) -> String? {
+        let layout = ComponentLayout.of(componentType)
+        let raw = UnsafeRawBufferPointer(start: address, count: Self.size(of: componentType))
+        for (index, offset) in layout.boxOffsets.enumerated() {
+            guard let box = ComponentLayout.box(at: offset, in: raw) else { continue }
+            if box === storage { return layout.boxLabels[index] }
+            if let inner = Self.label(of: storage, inside: box) { return layout.boxLabels[index] + "." + inner }
+        }
+        for (index, offset) in layout.attachmentOffsets.enumerated() {
+            guard let attachment = ComponentLayout.attachment(at: offset, in: raw),
+                  let inner = Self.label(of: storage, inside: attachment) else { continue }
+            return inner == "emitter" ? layout.attachmentLabels[index] : layout.attachmentLabels[index] + "." + inner
+        }
+        return nil
+    }
+
+    /// The property of `object` (a resource, a router) that holds the
+    /// emitter whose storage is `storage`.
+    private static func label(of storage: BoundObject, inside object: AnyObject) -> String? {
+        for child in Mirror(reflecting: object).children {
+            guard let label = child.label, let emitter = child.value as? any EmitterProtocol else { continue }
+            if storageOf(emitter) === storage { return label }
+        }
+        return nil
+    }
+
+    private static func storageOf<E: EmitterProtocol>(_ emitter: E) -> BoundObject {
+        emitter.emitter.storage
+    }
+
+    private static func size<C: Component>(of type: C.Type) -> Int {
+        MemoryLayout<C>.size
+    }
+}
