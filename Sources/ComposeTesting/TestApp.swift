@@ -142,6 +142,26 @@ public final class TestApp {
         runUntilIdle()
     }
 
+    /// Moves virtual time forward by `duration`, letting the app's tasks
+    /// run on the way: like ``advance(by:)``, and each time the clock moves,
+    /// the tasks it woke (sleeps on ``AppContext/clock``, tasks observers
+    /// started) run before it moves again, so they resume in virtual-time
+    /// order.
+    ///
+    /// ```swift
+    /// await app.advance(by: .seconds(10))   // a task sleeping 5 s ran at 5 s
+    /// ```
+    public func advance(by duration: Duration) async {
+        let target = scheduler.now + duration
+        await settle()
+        while let due = scheduler.nextDueTime, due <= target {
+            context.run { scheduler.advance(by: due - scheduler.now) }
+            await settle()
+        }
+        context.run { scheduler.advance(by: target - scheduler.now) }
+        await settle()
+    }
+
     /// Runs everything due now without moving time: the actions due at
     /// this virtual instant, and those they schedule for it.
     ///
@@ -213,6 +233,27 @@ public final class TestApp {
                 break
             }
             advance(by: due - scheduler.now)
+        }
+    }
+
+    /// Runs the app on virtual time until it ends, as ``runUntilExit(limit:)``
+    /// does, letting the app's tasks run each time the clock moves (see
+    /// ``advance(by:)-(Duration)``): for apps whose async code sleeps on
+    /// ``AppContext/clock``.
+    public func runUntilExit(limit: Duration = .seconds(24 * 3600)) async {
+        let end = scheduler.now + limit
+        await settle()
+        while !hasExited, scheduler.now < end {
+            if context.shutdown.phase == .running, context.activeWork == 0 {
+                context.run { context.shutdown.idle() }
+                await settle()
+                continue
+            }
+            guard let due = scheduler.nextDueTime, due <= end else {
+                await advance(by: end - scheduler.now)
+                break
+            }
+            await advance(by: due - scheduler.now)
         }
     }
 

@@ -1,4 +1,5 @@
 public import Compose
+import Synchronization
 
 /// A ``Scheduler`` on virtual time: nothing runs until the test advances the
 /// clock, and then everything due runs in time order, exactly and instantly.
@@ -17,8 +18,12 @@ public final class VirtualScheduler: Scheduler {
         let action: @MainActor () -> Void
     }
 
-    /// The current virtual time (starts at zero).
-    public private(set) var now: Duration = .zero
+    /// The current virtual time (starts at zero), readable from any thread.
+    public nonisolated var now: Duration {
+        time.withLock { $0 }
+    }
+    // A lock, not main-actor state: `AppClock.now` reads it from anywhere.
+    private nonisolated let time = Mutex<Duration>(.zero)
     private var entries: [Entry] = []
     private var nextID: UInt64 = 1
 
@@ -51,10 +56,10 @@ public final class VirtualScheduler: Scheduler {
         let target = now + duration
         while let first = entries.first, first.due <= target {
             entries.removeFirst()
-            now = first.due
+            time.withLock { $0 = first.due }
             first.action()
         }
-        now = target
+        time.withLock { $0 = target }
     }
 
     /// Runs every action due now (zero-delay actions) without moving time.

@@ -77,9 +77,7 @@ import Testing
     @Test func tasksStartedByObserversRunAsTheAppsCode() async throws {
         let app = TestApp(root: Spawner())
         let spawner = try #require(app.root(as: Spawner.self))
-        app.advance(by: .seconds(1))
-        #expect(spawner.journal.entries == ["tick"])
-        await app.settle()
+        await app.advance(by: .seconds(1))
         #expect(spawner.journal.entries == ["tick", "task", "task resumed"])
         // The task inherited the app's context: its shutdown reached this app.
         #expect(app.exitStatus == 9)
@@ -109,8 +107,7 @@ import Testing
         let app = TestApp(root: Worker(journal: journal, workMinutes: minutes, status: Int32(minutes)))
         for _ in 0..<minutes {
             #expect(app.exitStatus == nil)
-            await Task.yield()
-            app.advance(by: .seconds(60))
+            await app.advance(by: .seconds(60))
         }
         #expect(app.exitStatus == Int32(minutes))
         #expect(journal.entries == ["appear", "done", "willShutDown", "disappear"])

@@ -11,7 +11,7 @@ private struct TimedSource: Component {
 /// keep the order of actions due at the same time.
 @MainActor
 private final class NewestFirstScheduler: Scheduler {
-    var now: Duration = .zero
+    nonisolated var now: Duration { .zero }
     private var actions: [(ScheduledAction, @MainActor () -> Void)] = []
     private var nextID: UInt64 = 1
 

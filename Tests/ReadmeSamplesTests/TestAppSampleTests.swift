@@ -65,3 +65,59 @@ struct ShoutingClient: Component {
     #expect(peer.isClosedByApp)
     #expect(app.exitStatus == 0)
 }
+
+// README, "Testing a whole app": asserting events.
+
+struct Tally: Component {
+    let increment = SignalEmitter()
+    let count = Emitter<Int>()
+    let total = Beats()
+    var observers: Void {
+        increment += {
+            total.count += 1
+            count.send(total.count)
+        }
+    }
+}
+
+@MainActor
+@Test func everyIncrementIsCounted() throws {
+    let app = TestApp(root: Tally())
+    let tally = try #require(app.root(as: Tally.self))
+    app.run { tally.increment.send() }       // as the app's own code
+    app.events.expect(
+        .sent("tally.increment"),
+        .sent("tally.count", 1, at: .zero)
+    )
+}
+
+// README, "Testing a whole app": async code on the app's clock.
+
+@MainActor
+final class Said {
+    var lines: [String] = []
+}
+
+struct Reminder: Component {
+    let remind = SignalEmitter()
+    let said = Said()
+    var observers: Void {
+        remind += {
+            Task {
+                try await Application.clock.sleep(for: .seconds(30))   // the app's time
+                said.lines.append("time's up")
+            }
+        }
+    }
+}
+
+@MainActor
+@Test func theReminderWaitsThirtySeconds() async throws {
+    let app = TestApp(root: Reminder())
+    let reminder = try #require(app.root(as: Reminder.self))
+    app.run { reminder.remind.send() }
+    await app.advance(by: .seconds(29))
+    #expect(reminder.said.lines.isEmpty)
+    await app.advance(by: .seconds(1))
+    #expect(reminder.said.lines == ["time's up"])
+}

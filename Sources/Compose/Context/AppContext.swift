@@ -54,6 +54,10 @@ public final class AppContext {
     /// Whether events are recorded, and where they go (see
     /// ``tracesEvents``).
     let eventTrace = EventTrace()
+    /// Behind ``clock``.
+    nonisolated let clockSource: AppClockSource
+    /// Tasks sleeping on ``clock``.
+    var sleepers: [ObjectIdentifier: Sleeper] = [:]
 
     /// Makes a context.
     ///
@@ -81,6 +85,9 @@ public final class AppContext {
         self.logger = logger
         self.diagnostics = diagnostics
         shutdown = ShutdownCoordinator(deadline: shutdownDeadline, forcedExitStatus: forcedExitStatus, logger: logger)
+        clockSource = AppClockSource(scheduler: scheduler)
+        clockSource.context = self
+        shutdown.willShutDown += { [unowned self] in self.cancelSleeps() }
     }
 
     /// The context of the app whose code is running: set while a runtime

@@ -7,9 +7,10 @@
 /// `VirtualScheduler` on virtual time, so tests advance time exactly and
 /// instantly.
 @MainActor
-public protocol Scheduler: AnyObject {
-    /// Monotonic time since an arbitrary origin fixed by the scheduler.
-    var now: Duration { get }
+public protocol Scheduler: AnyObject, Sendable {
+    /// Monotonic time since an arbitrary origin fixed by the scheduler,
+    /// readable from any thread (``AppClock/now`` reads it).
+    nonisolated var now: Duration { get }
 
     /// Runs `action` once, `delay` from now (at once for a zero or negative
     /// delay, but never synchronously inside this call).

@@ -1,3 +1,4 @@
+internal import CLibUV
 import Compose
 import Logging
 
@@ -17,9 +18,10 @@ public final class LoopScheduler: Scheduler {
         origin = loop.nanoseconds
     }
 
-    /// Time since this scheduler was created.
-    public var now: Duration {
-        .nanoseconds(Int64(loop.nanoseconds - origin))
+    /// Time since this scheduler was created, readable from any thread
+    /// (`uv_hrtime` is).
+    public nonisolated var now: Duration {
+        .nanoseconds(Int64(uv_hrtime() - origin))
     }
 
     /// Runs `action` after `delay` (libuv timers have millisecond resolution).

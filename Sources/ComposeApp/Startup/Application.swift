@@ -48,6 +48,14 @@ public enum Application {
         try tree.open(route, mode: mode)
     }
 
+    /// The running app's clock, for async code: `try await
+    /// Application.clock.sleep(for: .seconds(5))` sleeps on the app's time
+    /// (virtual time in a `TestApp`) and ends with `CancellationError` when
+    /// the app shuts down. Outside an app, a clock on real time.
+    public nonisolated static var clock: AppClock {
+        AppContext.current?.clock ?? AppClock()
+    }
+
     /// Sent once when a graceful shutdown begins, before the tree is
     /// deactivated.
     public static var willShutDown: SignalEmitter {
