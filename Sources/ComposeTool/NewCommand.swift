@@ -11,7 +11,7 @@ struct NewCommand: AsyncParsableCommand {
           Package.swift
           Sources/NAME/Components/App/App.swift, App+Observers.swift, App+Startup.swift
           Sources/NAME/Components/...      the screens (app) or server (daemon)
-          Sources/NAME/Services/, Sources/NAME/Shared/
+          Sources/NAME/Services/           shared services (a greeting)
           Tests/NAMETests/AppTests.swift   a test of the App component
 
         By default the package depends on the Compose checkout this tool was

@@ -32,7 +32,6 @@ enum Scaffolds {
             ("\(kind.rawValue)/App+Observers.swift", "\(sources)/Components/App/App+Observers.swift"),
             ("\(kind.rawValue)/App+Startup.swift", "\(sources)/Components/App/App+Startup.swift"),
             ("shared/Greeting.swift", "\(sources)/Services/Greeting/GreetingService.swift"),
-            ("shared/Output.swift", "\(sources)/Shared/Output.swift"),
             ("\(kind.rawValue)/AppTests.swift", "Tests/\(name)Tests/AppTests.swift"),
         ]
         switch kind {

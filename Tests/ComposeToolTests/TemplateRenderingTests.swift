@@ -14,7 +14,7 @@ import Testing
     ] }
 
     static let templates = [
-        "shared/Package.swift", "shared/gitignore", "shared/Output.swift", "shared/Greeting.swift",
+        "shared/Package.swift", "shared/gitignore", "shared/Greeting.swift",
         "app/App.swift", "app/App+Observers.swift", "app/App+Startup.swift", "app/Home.swift",
         "app/Home+Observers.swift", "app/About.swift", "app/About+Observers.swift", "app/AppTests.swift",
         "daemon/App.swift", "daemon/App+Observers.swift", "daemon/App+Startup.swift", "daemon/Server.swift",
