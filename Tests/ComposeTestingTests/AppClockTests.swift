@@ -79,7 +79,8 @@ struct LateQuitter: Component {
         await app.advance(by: .seconds(1))
         app.send(.terminate)
         await app.settle()
-        #expect(napper.journal.entries == ["a cancelled at 1s", "b cancelled at 1s"])
+        // Both at 1 s; which task runs first is up to the main actor.
+        #expect(napper.journal.entries.sorted() == ["a cancelled at 1s", "b cancelled at 1s"])
         // Ended at once, not by the shutdown deadline.
         #expect(app.exitStatus == 0)
         #expect(app.now == .seconds(1))

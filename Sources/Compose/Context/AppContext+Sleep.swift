@@ -13,7 +13,9 @@ extension AppContext {
                     return
                 }
                 sleeper.continuation = continuation
-                sleepers[ObjectIdentifier(sleeper)] = sleeper
+                nextSleeper &+= 1
+                sleeper.id = nextSleeper
+                sleepers[sleeper.id] = sleeper
                 beginWork()
                 sleeper.action = scheduler.schedule(after: deadline - scheduler.now) { [weak self] in
                     self?.wake(sleeper, throwing: nil)
@@ -24,15 +26,18 @@ extension AppContext {
         }
     }
 
-    /// Ends every sleep with `CancellationError` (the app shuts down).
+    /// Ends every sleep with `CancellationError` (the app shuts down), in
+    /// the order they began.
     func cancelSleeps() {
-        for sleeper in sleepers.values { wake(sleeper, throwing: CancellationError()) }
+        for id in sleepers.keys.sorted() {
+            if let sleeper = sleepers[id] { wake(sleeper, throwing: CancellationError()) }
+        }
     }
 
     private func wake(_ sleeper: Sleeper, throwing error: (any Error)?) {
         guard let continuation = sleeper.continuation else { return }
         sleeper.continuation = nil
-        sleepers[ObjectIdentifier(sleeper)] = nil
+        sleepers[sleeper.id] = nil
         if let action = sleeper.action, error != nil { scheduler?.cancel(action) }
         endWork()
         if let error {
@@ -48,4 +53,6 @@ extension AppContext {
 final class Sleeper {
     var continuation: CheckedContinuation<Void, any Error>?
     var action: ScheduledAction?
+    /// Its order among the app's sleeps.
+    var id: UInt64 = 0
 }

@@ -56,8 +56,9 @@ public final class AppContext {
     let eventTrace = EventTrace()
     /// Behind ``clock``.
     nonisolated let clockSource: AppClockSource
-    /// Tasks sleeping on ``clock``.
-    var sleepers: [ObjectIdentifier: Sleeper] = [:]
+    /// Tasks sleeping on ``clock``, by the order they began.
+    var sleepers: [UInt64: Sleeper] = [:]
+    var nextSleeper: UInt64 = 0
 
     /// Makes a context.
     ///

@@ -3,15 +3,22 @@ public import Logging
 /// Where diagnostics go when no component tree is involved.
 @MainActor
 public enum Diagnostics {
-    /// Diagnostics about values that belong to no bound tree (for example a
-    /// lifecycle emitter read on a component that was never bound).
+    /// Diagnostics about values that belong to no bound tree and no running
+    /// app (for example a lifecycle emitter read on a component that was
+    /// never bound, outside any app's code).
     public static let unattached = Emitter<Diagnostic>()
 
-    /// The logger every diagnostic is written to.
+    /// The logger of diagnostics outside any app (label `compose`).
     public static let logger = Logger(label: "compose")
 
-    /// Logs `diagnostic` and sends it on `unattached`.
+    /// Reports `diagnostic` to the app whose code is running
+    /// (``AppContext/current``); outside any app, logs it and sends it on
+    /// ``unattached``.
     package static func report(_ diagnostic: Diagnostic) {
+        if let context = AppContext.current {
+            context.report(diagnostic)
+            return
+        }
         logger.warning("\(diagnostic.description)")
         unattached.send(diagnostic)
     }
