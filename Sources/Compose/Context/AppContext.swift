@@ -109,7 +109,7 @@ public final class AppContext {
 
     /// Logs `diagnostic` and sends it on ``diagnostics``.
     public func report(_ diagnostic: Diagnostic) {
-        logger.warning("\(diagnostic.description)")
+        logger.warning("\(diagnostic.description)", metadata: diagnostic.path.map { ["component": "\($0)"] })
         diagnostics.send(diagnostic)
     }
 
