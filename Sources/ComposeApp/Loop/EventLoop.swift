@@ -2,6 +2,9 @@ internal import CLibUV
 import Compose
 import Dispatch
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A libuv loop of one app context, run on the main thread.
 ///
@@ -9,7 +12,8 @@ import Logging
 /// (``AppContext/live(name:logger:shutdownDeadline:forcedExitStatus:)``);
 /// tests of real I/O make their own. Each owns its `uv_loop_t` (not libuv's
 /// process-wide default loop) and its read buffer, so nothing of it is
-/// shared between contexts.
+/// shared between contexts. A loop belongs to the thread that made it
+/// (``isOnLoopThread``, asserted in debug builds).
 ///
 /// While the app runs it also drains the main dispatch queue: libdispatch
 /// signals a file descriptor when the main queue has work, the loop polls
@@ -28,26 +32,26 @@ final class EventLoop {
     private var isClosed = false
     private let logger: Logger
 
-    // Both buffers: safe without isolation checks because they are read
-    // (and the first replaced) only by libuv's allocation and read
-    // callbacks of this loop and by the owners they call, which run on the
-    // loop thread (the main thread), one at a time, inside `uv_run`.
-    /// The buffer TCP reads go into (see ``ReadBuffer``).
+    /// The buffer every stream of the loop (sockets, pipes, terminal) reads
+    /// into (see ``ReadBuffer``). Safe without isolation checks because it
+    /// is read and replaced only by libuv's allocation and read callbacks
+    /// of this loop and by the owners they call, which run on the loop
+    /// thread (the main thread), one at a time, inside `uv_run`.
     nonisolated(unsafe) private var readBuffer = ReadBuffer()
-    /// The buffer pipe and terminal reads go into; each chunk is delivered
-    /// before the next read. Freed with the loop.
-    nonisolated(unsafe) let pipeReadBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    /// The thread that made the loop: the only one that may run it or
+    /// touch its handles (see ``isOnLoopThread``).
+    private nonisolated let thread: pthread_t
 
     init(logger: Logger = Logger(label: "compose")) throws(LoopError) {
         // Before any handle exists: a peer that goes away must never kill
         // the process through SIGPIPE (see FatalSignalDefaults).
         FatalSignalDefaults.apply()
         self.logger = logger
+        thread = pthread_self()
         uv = .allocate(capacity: 1)
         let result = uv_loop_init(uv)
         guard result == 0 else {
             uv.deallocate()
-            pipeReadBuffer.deallocate()
             throw LoopError("uv_loop_init", code: result)
         }
         uv.pointee.data = Unmanaged.passUnretained(self).toOpaque()
@@ -62,16 +66,26 @@ final class EventLoop {
     /// The read buffer of the loop `uv` (see ``ReadBuffer``): the current
     /// one, unless a chunk of it is still alive, in which case a new one.
     nonisolated static func readBuffer(of uv: UnsafeMutablePointer<uv_loop_t>) -> ReadBuffer {
-        let loop = Unmanaged<EventLoop>.fromOpaque(uv.pointee.data).takeUnretainedValue()
+        let loop = owner(of: uv)
         if !isKnownUniquelyReferenced(&loop.readBuffer) {
             loop.readBuffer = ReadBuffer()
         }
         return loop.readBuffer
     }
 
-    /// The pipe read buffer of the loop `uv` (see ``pipeReadBuffer``).
-    nonisolated static func pipeReadBuffer(of uv: UnsafeMutablePointer<uv_loop_t>) -> UnsafeMutableRawBufferPointer {
-        Unmanaged<EventLoop>.fromOpaque(uv.pointee.data).takeUnretainedValue().pipeReadBuffer
+    /// Whether the caller runs on the thread that made the loop.
+    ///
+    /// Everything of a loop happens on one thread: libuv is not
+    /// thread-safe, and ``onLoopThread(_:_:)`` relies on callbacks running
+    /// where the main actor runs. Handles assert this in debug builds
+    /// (``LoopHandle/assertOnLoopThread()``).
+    nonisolated var isOnLoopThread: Bool {
+        pthread_equal(pthread_self(), thread) != 0
+    }
+
+    /// The loop whose `uv_loop_t` is `uv`, unretained.
+    nonisolated static func owner(of uv: UnsafeMutablePointer<uv_loop_t>) -> EventLoop {
+        Unmanaged<EventLoop>.fromOpaque(uv.pointee.data).takeUnretainedValue()
     }
 
     /// Starts draining the main dispatch queue from this loop.
@@ -92,6 +106,7 @@ final class EventLoop {
     /// the main queue one last time after each run so that work scheduled
     /// just before the loop went idle still runs.
     func run() {
+        assert(isOnLoopThread, "EventLoop.run() on a thread other than the loop's")
         repeat {
             uv_run(uv, UV_RUN_DEFAULT)
             if mainQueuePoll != nil { compose_uv_drain_main_queue(compose_uv_main_queue_fd()) }
@@ -102,6 +117,7 @@ final class EventLoop {
     /// Runs one iteration: waits for an event if `blocking`, else only
     /// handles what is pending.
     func runOnce(blocking: Bool) {
+        assert(isOnLoopThread, "EventLoop.runOnce(blocking:) on a thread other than the loop's")
         uv_run(uv, blocking ? UV_RUN_ONCE : UV_RUN_NOWAIT)
     }
 
@@ -153,6 +169,7 @@ final class EventLoop {
     @discardableResult
     func tearDown() -> Bool {
         guard !isClosed else { return true }
+        assert(isOnLoopThread, "EventLoop.tearDown() on a thread other than the loop's")
         closeAllHandles()
         mainQueuePoll?.close()
         mainQueuePoll = nil
@@ -164,7 +181,6 @@ final class EventLoop {
         }
         isClosed = true
         uv.deallocate()
-        pipeReadBuffer.deallocate()
         return true
     }
 

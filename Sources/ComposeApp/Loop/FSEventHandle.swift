@@ -30,6 +30,7 @@ final class FSEventHandle: LoopHandle {
         _ callback: @escaping @MainActor (Change) -> Void,
         onError: @escaping @MainActor (LoopError) -> Void
     ) throws(LoopError) {
+        assertOnLoopThread()
         guard !isClosing else { return }
         self.callback = callback
         self.onError = onError

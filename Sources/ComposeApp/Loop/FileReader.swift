@@ -26,12 +26,14 @@ final class FileReader {
         _ onRead: @escaping @MainActor (UnsafeRawBufferPointer?) -> Void,
         onError: @escaping @MainActor (LoopError) -> Void
     ) {
+        assert(loop.isOnLoopThread, "FileReader.startReading on a thread other than its loop's")
         self.onRead = onRead
         self.onError = onError
         readNext()
     }
 
     func close() {
+        assert(loop.isOnLoopThread, "FileReader.close() on a thread other than its loop's")
         isClosed = true
         onRead = nil
         onError = nil

@@ -49,6 +49,15 @@ public enum LoopDriver {
         loop.runOnce(blocking: false)
     }
 
+    /// A check, callable from any thread, of whether its caller runs on the
+    /// thread of the running context's loop: the thread every loop call
+    /// must be made on (handles assert it in debug builds). `nil` outside a
+    /// live context.
+    public static func loopThreadCheck() -> (@Sendable () -> Bool)? {
+        guard let loop = AppContext.current?.eventLoop else { return nil }
+        return { loop.isOnLoopThread }
+    }
+
     /// How many handles are open (not closing) on the loop.
     public static var openHandleCount: Int {
         AppContext.current?.eventLoop?.openHandleCount ?? 0

@@ -11,7 +11,10 @@ internal import CLibUV
 ///   unretained and ignore events once it is closing;
 /// - ``close()`` is idempotent, drops user closures (breaking cycles) and
 ///   calls `uv_close`; the close callback is the only place that releases
-///   the object and frees the memory.
+///   the object and frees the memory;
+/// - every call happens on the loop's thread, which ``init(loop:size:operation:_:)``,
+///   ``close()``, the subclasses' calls and the C callbacks assert in debug
+///   builds (``assertOnLoopThread()``).
 @MainActor
 class LoopHandle {
     /// The C handle (`uv_timer_t`, `uv_signal_t`, ...), typed as raw memory.
@@ -27,6 +30,7 @@ class LoopHandle {
     /// Allocates the handle and runs `initialize` on it (e.g. `uv_timer_init`
     /// on `loop`).
     init(loop: EventLoop, size: Int, operation: String, _ initialize: (UnsafeMutableRawPointer) -> Int32) throws(LoopError) {
+        assert(loop.isOnLoopThread, "a libuv handle made on a thread other than its loop's")
         self.loop = loop
         raw = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         let result = initialize(raw)
@@ -45,6 +49,7 @@ class LoopHandle {
     var keepsLoopAlive: Bool {
         get { !isClosing && uv_has_ref(handle) != 0 }
         set {
+            assertOnLoopThread()
             guard !isClosing else { return }
             if newValue { uv_ref(handle) } else { uv_unref(handle) }
         }
@@ -56,10 +61,19 @@ class LoopHandle {
     /// Stops the handle and closes it. Safe to call more than once and from
     /// inside the handle's own callback.
     func close() {
+        assertOnLoopThread()
         guard !isClosing else { return }
         isClosing = true
         releaseCallbacks()
         uv_close(handle, loopHandleDidClose)
+    }
+
+    /// Asserts, in debug builds only, that the caller runs on the loop's
+    /// thread (``EventLoop/isOnLoopThread``): libuv is not thread-safe, and
+    /// a handle touched from another thread (a loop driven from a detached
+    /// task, say) would corrupt it silently. Free in release builds.
+    final func assertOnLoopThread(_ function: StaticString = #function) {
+        assert(loop.isOnLoopThread, "\(Self.self).\(function) called on a thread other than its loop's")
     }
 
     /// The object owning the handle `handle`, if it is one of ours.
@@ -81,8 +95,9 @@ class LoopHandle {
     /// of captures: a closure without captures needs no allocation.
     ///
     /// Every C callback of this module is registered on handles of one
-    /// owner type only (`tcpHandleRead` on ``TCPHandle``s, ...), so the
-    /// owner is a `T`; `unsafeDowncast` still checks that in debug builds.
+    /// owner type only (`streamHandleRead` on ``StreamHandle``s, ...), so
+    /// the owner is a `T`; `unsafeDowncast` still checks that in debug
+    /// builds, as it checks that the callback runs on the loop's thread.
     nonisolated static func dispatch<T: LoopHandle, Argument>(
         _ handle: UnsafeMutablePointer<uv_handle_t>?,
         as type: T.Type,
@@ -90,6 +105,7 @@ class LoopHandle {
         _ body: @escaping @MainActor (T, Argument) -> Void
     ) {
         guard let owner = unmanagedOwner(of: handle) else { return }
+        assert(handle.map { EventLoop.owner(of: $0.pointee.loop).isOnLoopThread } ?? true, "a libuv callback on a thread other than its loop's")
         onLoopThread((owner, argument, body)) { call in
             let typed = unsafeDowncast(call.0.takeUnretainedValue(), to: T.self)
             guard !typed.isClosing else { return }

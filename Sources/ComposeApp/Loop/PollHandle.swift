@@ -12,6 +12,7 @@ final class PollHandle: LoopHandle {
     }
 
     func startReading(_ callback: @escaping @MainActor () -> Void) throws(LoopError) {
+        assertOnLoopThread()
         guard !isClosing else { return }
         self.callback = callback
         try LoopError.check(uv_poll_start(raw.assumingMemoryBound(to: uv_poll_t.self), Int32(UV_READABLE.rawValue), pollHandleFired), "uv_poll_start")

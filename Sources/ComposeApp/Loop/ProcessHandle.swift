@@ -84,6 +84,7 @@ final class ProcessHandle: LoopHandle {
 
     /// Sends `signal` to the child. Throws `ESRCH` if it is already gone.
     func kill(_ signal: Int32) throws(LoopError) {
+        assertOnLoopThread()
         guard !hasExited, !isClosing else {
             throw LoopError("uv_process_kill", code: UV_ESRCH.rawValue, context: "process \(pid)")
         }
@@ -97,6 +98,7 @@ final class ProcessHandle: LoopHandle {
     /// Closes the handle, or, while the child runs, kills it with `SIGKILL`
     /// and closes the handle once its exit callback has run. Idempotent.
     override func close() {
+        assertOnLoopThread()
         if hasExited {
             super.close()
             return

@@ -15,6 +15,7 @@ final class SignalHandle: LoopHandle {
     }
 
     func start(_ signal: Int32, _ callback: @escaping @MainActor (Int32) -> Void) throws(LoopError) {
+        assertOnLoopThread()
         guard !isClosing else { return }
         self.callback = callback
         try LoopError.check(uv_signal_start(raw.assumingMemoryBound(to: uv_signal_t.self), signalHandleFired, signal), "uv_signal_start", context: "signal \(signal)")
@@ -31,6 +32,7 @@ final class SignalHandle: LoopHandle {
     }
 
     func stop() {
+        assertOnLoopThread()
         guard !isClosing else { return }
         uv_signal_stop(raw.assumingMemoryBound(to: uv_signal_t.self))
     }

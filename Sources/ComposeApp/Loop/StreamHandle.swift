@@ -1,41 +1,58 @@
 internal import CLibUV
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// A readable and writable stream: a `uv_pipe_t` created for a child
-/// process's standard input, output or error (`uv_spawn` opens it, a socket
-/// pair on Linux), or an existing file descriptor such as standard input
-/// opened as a pipe or a `uv_tty_t`. Reads go into one buffer shared by
-/// every stream (the loop reads one at a time).
+/// A `uv_stream_t`: what TCP sockets (``TCPHandle``, which adds what is
+/// TCP's), child process pipes and standard input have in common. One set of
+/// reading, writing and shutdown calls and one set of C callbacks serves
+/// them all.
 ///
-/// Requests (`uv_write_t`, `uv_shutdown_t`) retain this handle in
-/// `req.data` and are freed in their completion callback, which libuv
-/// always calls (with `UV_ECANCELED` when the handle closes first).
+/// Made with ``init(loop:)`` it is a `uv_pipe_t` for a child's standard
+/// input, output or error (`uv_spawn` opens it, a socket pair on Linux);
+/// with ``init(loop:fileDescriptor:)`` an existing file descriptor (standard
+/// input) as a `uv_tty_t` or a pipe. Pipes and standard input use the
+/// closure-taking calls of `StreamHandle+Pipes.swift`, which adapt these
+/// callbacks.
+///
+/// **Reading.** Every stream of a loop reads into the loop's read buffer
+/// (``EventLoop/readBuffer(of:)``): libuv reads one stream at a time on the
+/// loop thread and each chunk is delivered before the next read, and a new
+/// buffer is made only when a delivered ``ByteChunk`` was kept.
+///
+/// **Requests.** `uv_write_t` and `uv_shutdown_t` are allocated per call and
+/// freed in their completion callback, which libuv always calls, with
+/// `UV_ECANCELED` when the handle closes first. They do not retain the
+/// handle: libuv calls every pending request callback before the close
+/// callback that releases it, so the owner is still there (and, being
+/// closing, is not called).
+///
+/// Stream calls are `final`: a read or write on a ``TCPHandle`` is a direct
+/// call, as on the hot path of an echo.
 @MainActor
-final class StreamHandle: LoopHandle {
-    /// Bytes read, or `nil` at end of input.
-    private var onRead: (@MainActor (UnsafeRawBufferPointer?) -> Void)?
-    /// A read or write failed.
-    private var onError: (@MainActor (LoopError) -> Void)?
+class StreamHandle: LoopHandle {
+    /// Each chunk read: a view of the loop's read buffer.
+    final var onRead: (@MainActor (ByteChunk) -> Void)?
+    /// End of input (`nil`) or a read error.
+    final var onEnd: (@MainActor (LoopError?) -> Void)?
+    /// A queued write finished (its byte count, and an error if it failed).
+    final var onWriteCompleted: (@MainActor (Int, LoopError?) -> Void)?
+    /// A ``shutdown()`` finished (with an error if it failed).
+    final var onShutdown: (@MainActor (LoopError?) -> Void)?
 
-    init(loop: EventLoop) throws(LoopError) {
-        try super.init(loop: loop, size: MemoryLayout<uv_pipe_t>.size, operation: "uv_pipe_init") { raw in
+    /// A `uv_pipe_t`, for a child process's standard input, output or error.
+    convenience init(loop: EventLoop) throws(LoopError) {
+        try self.init(loop: loop, size: MemoryLayout<uv_pipe_t>.size, operation: "uv_pipe_init") { raw in
             uv_pipe_init(loop.uv, raw.assumingMemoryBound(to: uv_pipe_t.self), 0)
         }
     }
 
     /// Opens an existing file descriptor (standard input): as a TTY when it
     /// is a terminal, as a pipe otherwise.
-    init(loop: EventLoop, fileDescriptor fd: Int32) throws(LoopError) {
+    convenience init(loop: EventLoop, fileDescriptor fd: Int32) throws(LoopError) {
         if uv_guess_handle(fd) == UV_TTY {
-            try super.init(loop: loop, size: MemoryLayout<uv_tty_t>.size, operation: "uv_tty_init") { raw in
+            try self.init(loop: loop, size: MemoryLayout<uv_tty_t>.size, operation: "uv_tty_init") { raw in
                 uv_tty_init(loop.uv, raw.assumingMemoryBound(to: uv_tty_t.self), fd, 1)
             }
         } else {
-            try super.init(loop: loop, size: MemoryLayout<uv_pipe_t>.size, operation: "uv_pipe_init") { raw in
-                uv_pipe_init(loop.uv, raw.assumingMemoryBound(to: uv_pipe_t.self), 0)
-            }
+            try self.init(loop: loop)
             let result = uv_pipe_open(raw.assumingMemoryBound(to: uv_pipe_t.self), fd)
             if result < 0 {
                 close()
@@ -44,132 +61,115 @@ final class StreamHandle: LoopHandle {
         }
     }
 
-    var stream: UnsafeMutablePointer<uv_stream_t> { compose_uv_stream(raw) }
+    final var stream: UnsafeMutablePointer<uv_stream_t> { compose_uv_stream(raw) }
 
-    /// Called with every chunk read, then with `nil` at end of input.
-    func startReading(
-        _ onRead: @escaping @MainActor (UnsafeRawBufferPointer?) -> Void,
-        onError: @escaping @MainActor (LoopError) -> Void
-    ) throws(LoopError) {
+    override func releaseCallbacks() {
+        onRead = nil
+        onEnd = nil
+        onWriteCompleted = nil
+        onShutdown = nil
+    }
+
+    // MARK: Reading
+
+    /// Reads until ``stopReading()``: each chunk goes to ``onRead``, the end
+    /// of input or a failure to ``onEnd``.
+    final func startReading() throws(LoopError) {
+        assertOnLoopThread()
         guard !isClosing else { return }
-        self.onRead = onRead
-        self.onError = onError
         try LoopError.check(uv_read_start(stream, streamHandleAllocate, streamHandleRead), "uv_read_start")
     }
 
-    /// Sets the callback that reports failed writes (for a pipe that is
-    /// written, not read).
-    func reportErrors(_ onError: @escaping @MainActor (LoopError) -> Void) {
+    final func stopReading() {
+        assertOnLoopThread()
         guard !isClosing else { return }
-        self.onError = onError
+        uv_read_stop(stream)
     }
 
-    /// Reads, without blocking, whatever is buffered in the pipe right now,
-    /// bypassing libuv (which is not reading at this moment: this runs on
-    /// the loop thread between callbacks). Returns whether end of input was
-    /// seen.
-    func readAvailable(_ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
-        guard !isClosing else { return true }
-        var fd: uv_os_fd_t = -1
-        let buffer = loop.pipeReadBuffer
-        guard uv_fileno(handle, &fd) == 0, let base = buffer.baseAddress else { return true }
-        while true {
-            let count = Glibc.read(fd, base, buffer.count)
-            if count > 0 {
-                body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-            } else if count == 0 {
-                return true
-            } else if errno == EINTR {
-                continue
-            } else {
-                return errno != EAGAIN && errno != EWOULDBLOCK
-            }
-        }
+    // MARK: Writing
+
+    /// Writes what the stream takes right now. Returns the bytes written
+    /// (0 when it would block), or throws.
+    final func tryWrite(_ bytes: UnsafeRawBufferPointer) throws(LoopError) -> Int {
+        assertOnLoopThread()
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
+        var buffer = uv_buf_init(UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self)), UInt32(bytes.count))
+        let result = uv_try_write(stream, &buffer, 1)
+        if result == UV_EAGAIN.rawValue || result == UV_ENOSYS.rawValue { return 0 }
+        try LoopError.check(result, "uv_try_write")
+        return Int(result)
     }
 
-    /// Queues a copy of `bytes`; failures go to the error callback.
-    func write(copying bytes: UnsafeRawBufferPointer) {
-        guard !isClosing, bytes.count > 0 else { return }
+    /// Queues a copy of `bytes` (request and copy in one allocation);
+    /// ``onWriteCompleted`` reports its end.
+    final func queueWrite(copying bytes: UnsafeRawBufferPointer) throws(LoopError) {
+        assertOnLoopThread()
         let header = MemoryLayout<uv_write_t>.stride
         let memory = UnsafeMutableRawPointer.allocate(byteCount: header + bytes.count, alignment: 16)
         let request = memory.assumingMemoryBound(to: uv_write_t.self)
         let payload = memory + header
         if let base = bytes.baseAddress { payload.copyMemory(from: base, byteCount: bytes.count) }
-        request.pointee.data = Unmanaged.passRetained(self).toOpaque()
+        request.pointee.data = UnsafeMutableRawPointer(bitPattern: bytes.count)
         var buffer = uv_buf_init(payload.assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
         let result = uv_write(request, stream, &buffer, 1, streamHandleWritten)
         if result < 0 {
-            Unmanaged<StreamHandle>.fromOpaque(request.pointee.data).release()
             memory.deallocate()
-            onError?(LoopError("uv_write", code: result))
+            throw LoopError("uv_write", code: result)
         }
     }
 
-    /// Ends the writing side once every queued write is done (the reader
-    /// sees end of input), then closes the handle.
-    func closeAfterWrites() {
-        guard !isClosing else { return }
+    /// Ends the writing side after every queued write (the peer or the
+    /// child reads end of input); ``onShutdown`` reports its end.
+    final func shutdown() throws(LoopError) {
+        assertOnLoopThread()
         let request = UnsafeMutablePointer<uv_shutdown_t>.allocate(capacity: 1)
-        request.pointee.data = Unmanaged.passRetained(self).toOpaque()
         let result = uv_shutdown(request, stream, streamHandleShutDown)
         if result < 0 {
-            Unmanaged<StreamHandle>.fromOpaque(request.pointee.data).release()
             request.deallocate()
-            close()
+            throw LoopError("uv_shutdown", code: result)
         }
-    }
-
-    override func releaseCallbacks() {
-        onRead = nil
-        onError = nil
-    }
-
-    fileprivate func didRead(_ count: Int) {
-        if count > 0 {
-            onRead?(UnsafeRawBufferPointer(rebasing: loop.pipeReadBuffer[0..<count]))
-        } else if count == Int(UV_EOF.rawValue) {
-            onRead?(nil)
-        } else if count < 0 {
-            onError?(LoopError("uv_read", code: Int32(count)))
-        }
-    }
-
-    fileprivate func didWrite(_ status: Int32) {
-        guard status < 0, status != UV_ECANCELED.rawValue, !isClosing else { return }
-        onError?(LoopError("uv_write", code: status))
     }
 }
 
-/// One read buffer for every pipe of a loop (``EventLoop/pipeReadBuffer``):
-/// libuv reads one stream at a time on the loop thread and each chunk is
-/// delivered before the next read.
+/// Hands libuv the loop's read buffer (see ``EventLoop/readBuffer(of:)``).
 private func streamHandleAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int, _ buffer: UnsafeMutablePointer<uv_buf_t>?) {
     guard let handle else { return }
-    let memory = EventLoop.pipeReadBuffer(of: handle.pointee.loop)
+    let memory = EventLoop.readBuffer(of: handle.pointee.loop).memory
     buffer?.pointee = uv_buf_init(memory.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(memory.count))
 }
 
 private func streamHandleRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {
-    guard count != 0 else { return }
-    LoopHandle.dispatch(compose_uv_handle(stream), as: StreamHandle.self, count) { owner, count in
-        owner.didRead(count)
+    guard let stream, count != 0 else { return }
+    // The buffer the allocation callback just handed out.
+    let chunk = count > 0 ? ByteChunk(buffer: EventLoop.readBuffer(of: stream.pointee.loop), count: count) : nil
+    LoopHandle.dispatch(compose_uv_handle(stream), as: StreamHandle.self, (chunk, count)) { owner, read in
+        let (chunk, count) = read
+        if let chunk {
+            owner.onRead?(chunk)
+        } else if count == Int(UV_EOF.rawValue) {
+            owner.onEnd?(nil)
+        } else {
+            owner.onEnd?(LoopError("uv_read", code: Int32(count)))
+        }
     }
 }
 
 private func streamHandleWritten(_ request: UnsafeMutablePointer<uv_write_t>?, _ status: Int32) {
-    guard let request, let data = request.pointee.data else { return }
-    let owner = Unmanaged<StreamHandle>.fromOpaque(data)
+    guard let request else { return }
+    let count = Int(bitPattern: request.pointee.data)
+    let stream = request.pointee.handle
     UnsafeMutableRawPointer(request).deallocate()
-    onLoopThread((owner, status)) { written in
-        written.0.takeRetainedValue().didWrite(written.1)
+    LoopHandle.dispatch(compose_uv_handle(stream), as: StreamHandle.self, (count, status)) { owner, written in
+        let (count, status) = written
+        owner.onWriteCompleted?(count, status < 0 ? LoopError("uv_write", code: status) : nil)
     }
 }
 
 private func streamHandleShutDown(_ request: UnsafeMutablePointer<uv_shutdown_t>?, _ status: Int32) {
-    guard let request, let data = request.pointee.data else { return }
-    let owner = Unmanaged<StreamHandle>.fromOpaque(data)
+    guard let request else { return }
+    let stream = request.pointee.handle
     request.deallocate()
-    onLoopThread(owner) { owner in
-        owner.takeRetainedValue().close()
+    LoopHandle.dispatch(compose_uv_handle(stream), as: StreamHandle.self, status) { owner, status in
+        owner.onShutdown?(status < 0 ? LoopError("uv_shutdown", code: status) : nil)
     }
 }

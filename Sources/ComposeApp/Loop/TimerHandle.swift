@@ -18,6 +18,7 @@ final class TimerHandle: LoopHandle {
     /// Calls `callback` after `timeout`, then every `repeat` if it is not
     /// zero. Durations are rounded up to libuv's millisecond resolution.
     func start(after timeout: Duration, repeat interval: Duration = .zero, _ callback: @escaping @MainActor () -> Void) {
+        assertOnLoopThread()
         guard !isClosing else { return }
         self.callback = callback
         // libuv counts from the loop's cached "now", which is stale when the
@@ -28,6 +29,7 @@ final class TimerHandle: LoopHandle {
     }
 
     func stop() {
+        assertOnLoopThread()
         guard !isClosing else { return }
         uv_timer_stop(timer)
     }

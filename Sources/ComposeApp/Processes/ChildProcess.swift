@@ -59,7 +59,7 @@ import Glibc
 /// `ChildProcess` does not kill the child; call ``terminate()`` or
 /// ``close()``.
 @MainActor
-public final class ChildProcess: EmitterProtocol, ComponentAttachment {
+public final class ChildProcess: EmitterProtocol, LoopResource {
     /// Each line the child writes to its standard output.
     public let output = Emitter<String>()
     /// Each line the child writes to its standard error.
@@ -107,7 +107,9 @@ public final class ChildProcess: EmitterProtocol, ComponentAttachment {
         case output, error
     }
 
-    private let startsWithComponent: Bool
+    /// Whether the child starts when its component appears (failures are
+    /// then logged and sent on ``errors``).
+    public let startsWithComponent: Bool
     private var phase = Phase.idle
     private var isClosed = false
     private var process: ProcessHandle?
@@ -447,29 +449,20 @@ public final class ChildProcess: EmitterProtocol, ComponentAttachment {
         }
     }
 
-    // MARK: ComponentAttachment
+    // MARK: LoopResource
 
-    public func componentDidBind(_ node: ComponentNode) {
-        output.adopt(by: node)
-        errorOutput.adopt(by: node)
-        didExit.adopt(by: node)
-        errors.adopt(by: node)
-    }
+    /// The emitters its component adopts.
+    public var offeredEmitters: [any EmitterProtocol] { [output, errorOutput, didExit, errors] }
 
-    public func componentDidAppear() {
-        guard startsWithComponent, phase == .idle else { return }
-        do {
-            try start()
-        } catch {
-            report(error)
-        }
-    }
-
-    public func componentDidDisappear() {
+    /// Terminates the running child (``terminate()``), as its component
+    /// does when it disappears; ``start()`` runs it again after ``didExit``.
+    public func stop() {
         terminate()
     }
 
-    public func componentWillBeDestroyed() {
-        close()
+    /// Logs `error` and sends it on ``errors``: the child could not start
+    /// as its component appeared.
+    public func didFailToStart(_ error: LoopError) {
+        report(error)
     }
 }

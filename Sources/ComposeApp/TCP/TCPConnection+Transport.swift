@@ -81,7 +81,7 @@ extension TCPConnection {
         /// takes everything, so this is for real sockets).
         func write(copying bytes: UnsafeRawBufferPointer) throws(LoopError) {
             switch self {
-            case .socket(let handle): try handle.write(copying: bytes)
+            case .socket(let handle): try handle.queueWrite(copying: bytes)
             case .simulated(let socket): _ = try socket.tryWrite(bytes)
             }
         }

@@ -6,7 +6,9 @@ import Logging
 ///
 /// Store it in a component (one instance per connection, e.g. in an
 /// ``InstanceComponent``): it starts reading when the component appears and
-/// closes when the component is destroyed.
+/// closes when the component is destroyed. It goes on reading while the
+/// component is inactive (as a ``LoopResource``, ``stopsWithComponent`` is
+/// `false`).
 ///
 /// ```swift
 /// struct EchoComponent: Component {
@@ -35,7 +37,7 @@ import Logging
 /// connection closes (``closesOnEndOfInput``). ``didClose`` is sent exactly
 /// once, when the socket is closed, with the reason.
 @MainActor
-public final class TCPConnection: EmitterProtocol, ComponentAttachment {
+public final class TCPConnection: EmitterProtocol, LoopResource {
     /// Why a connection closed.
     public enum CloseReason: Sendable, Equatable, CustomStringConvertible {
         /// This side closed it (``close()``, ``abort()``, its component
@@ -141,6 +143,11 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
     public func start() {
         wantsReading = true
         updateReading()
+    }
+
+    /// Stops reading until ``start()`` (as ``pauseReading()``).
+    public func stop() {
+        pauseReading()
     }
 
     /// Stops reading until ``resumeReading()``.
@@ -319,23 +326,21 @@ public final class TCPConnection: EmitterProtocol, ComponentAttachment {
         didClose.send(closeReason ?? .local)
     }
 
-    // MARK: ComponentAttachment
+    // MARK: LoopResource
 
-    public func componentDidBind(_ node: ComponentNode) {
-        emitter.adopt(by: node)
-        didClose.adopt(by: node)
-        drained.adopt(by: node)
-        didReachEnd.adopt(by: node)
-        errors.adopt(by: node)
-        lineSplitter?.lines.adopt(by: node)
-    }
+    /// Always `true`: a connection starts reading when its component appears.
+    public var startsWithComponent: Bool { true }
 
-    public func componentDidAppear() {
-        start()
-    }
+    /// Always `false`: a connection goes on reading while its component is
+    /// inactive; it closes when the component is destroyed.
+    public var stopsWithComponent: Bool { false }
 
-    public func componentWillBeDestroyed() {
-        close()
+    /// The emitters its component adopts (``lines`` if it was asked for
+    /// before the component was bound).
+    public var offeredEmitters: [any EmitterProtocol] {
+        var emitters: [any EmitterProtocol] = [emitter, didClose, drained, didReachEnd, errors]
+        if let lineSplitter { emitters.append(lineSplitter.lines) }
+        return emitters
     }
 }
 

@@ -24,12 +24,13 @@ import Logging
 /// Hosts are numeric (`127.0.0.1`, `::1`, `0.0.0.0`; `localhost` means
 /// `127.0.0.1`). Port 0 picks a free port (``port`` tells which). Failing to
 /// listen (`EADDRINUSE`, ...) is logged and sent on ``errors``, or thrown by
-/// ``listen()``. A connection nobody keeps is closed.
+/// ``listen()``. A connection nobody keeps is closed. As a ``LoopResource``,
+/// ``start()`` listens and ``stop()`` stops listening.
 ///
 /// In a test context (`TestApp`) the server listens on the context's
 /// simulated network instead of a socket: `app.connect(port:)` is a client.
 @MainActor
-public final class TCPServer: EmitterProtocol, ComponentAttachment {
+public final class TCPServer: EmitterProtocol, LoopResource {
     /// Each accepted connection, not reading yet (it starts when its
     /// component appears, or on ``TCPConnection/start()``).
     public let emitter = Emitter<TCPConnection>()
@@ -41,7 +42,8 @@ public final class TCPServer: EmitterProtocol, ComponentAttachment {
     public private(set) var port: UInt16
     /// The listen backlog.
     public let backlog: Int32
-    private let startsWithComponent: Bool
+    /// Whether it listens when its component appears.
+    public let startsWithComponent: Bool
     private var handle: TCPHandle?
     /// In a test context: the simulated network it listens on (its
     /// context owns it).
@@ -67,6 +69,20 @@ public final class TCPServer: EmitterProtocol, ComponentAttachment {
     /// Whether the server is listening.
     public var isListening: Bool { handle != nil || network != nil }
 
+    /// The emitters its component adopts.
+    public var offeredEmitters: [any EmitterProtocol] { [emitter, errors] }
+
+    /// Starts listening; a failure is logged and sent on ``errors``
+    /// (``listen()`` throws it instead). Done for you when its component
+    /// appears.
+    public func start() {
+        do {
+            try listen()
+        } catch {
+            report(error)
+        }
+    }
+
     /// Starts listening.
     ///
     /// - Throws: ``LoopError`` naming the call, libuv's error and the
@@ -91,6 +107,11 @@ public final class TCPServer: EmitterProtocol, ComponentAttachment {
         if let bound = server.localAddress { port = bound.port }
         server.onConnection = { [unowned self] error in self.accept(error) }
         handle = server
+    }
+
+    /// Stops listening (as ``close()``); ``start()`` listens again.
+    public func stop() {
+        close()
     }
 
     /// Stops listening. Accepted connections stay open.
@@ -133,29 +154,5 @@ public final class TCPServer: EmitterProtocol, ComponentAttachment {
     private func report(_ error: LoopError) {
         Diagnostics.logger.error("TCPServer \(host):\(port): \(error)")
         errors.send(error)
-    }
-
-    // MARK: ComponentAttachment
-
-    public func componentDidBind(_ node: ComponentNode) {
-        emitter.adopt(by: node)
-        errors.adopt(by: node)
-    }
-
-    public func componentDidAppear() {
-        guard startsWithComponent else { return }
-        do {
-            try listen()
-        } catch {
-            report(error)
-        }
-    }
-
-    public func componentDidDisappear() {
-        close()
-    }
-
-    public func componentWillBeDestroyed() {
-        close()
     }
 }
