@@ -34,10 +34,26 @@ extension AuthComponent {
         #expect(host.diagnostics.isEmpty)
     }
 
-    @Test func anUnboundComponentsObserversNeverRun() {
+    @Test func observersRunOnlyWhileTheComponentIsBound() {
         _ = Printed.take()
-        let loose = AuthComponent()
-        loose.logIn.send()
+        let auth = AuthComponent()
+        auth.logIn.send()
         #expect(Printed.take().isEmpty)
+        #expect(auth.logIn.observerCount == 0)
+
+        // The same value, bound: its emitter is the one sent to above, and
+        // only what is sent from now on reaches the observer (binding does
+        // not replay the earlier send).
+        let host = TestHost(auth)
+        #expect(auth.logIn.observerCount == 1)
+        #expect(Printed.take().isEmpty)
+        auth.logIn.send()
+        #expect(Printed.take() == ["Log In tapped."])
+
+        // Destroyed, it stops observing.
+        host.tree.destroy()
+        auth.logIn.send()
+        #expect(Printed.take().isEmpty)
+        #expect(auth.logIn.observerCount == 0)
     }
 }
