@@ -37,50 +37,87 @@ import Testing
         process.standardInput = input
         let lines = LineWaiter(output.fileHandleForReading)
         try process.run()
-        #expect(lines.wait(for: "Welcome to \(name)!"))
+        #expect(lines.wait(for: "Welcome to \(name)!"), "\(lines.output)")
         if kind == "daemon" {
-            #expect(lines.wait(for: "Listening on 127.0.0.1:"))
+            #expect(lines.wait(for: "Listening on 127.0.0.1:"), "\(lines.output)")
         } else {
-            #expect(lines.wait(for: "Home (visit 1)"))
+            #expect(lines.wait(for: "Home (visit 1)"), "\(lines.output)")
         }
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
+        #expect(lines.waitForEnd(), "\(lines.output)")
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
         try? FileManager.default.removeItem(at: folder)
     }
 }
 
-/// Collects a child's output lines and waits for one (event-driven: the
-/// pipe's readability handler signals every new chunk).
+/// Collects a child's output and waits for a fragment of it. A thread of
+/// its own, blocked in `read(2)`, appends each chunk and wakes the waiters,
+/// until end of output; nothing reads the pipe after ``waitForEnd(timeout:)``
+/// returned `true`, so nothing outlives the test.
+///
+/// (A `readabilityHandler` raced: its dispatch source read on a queue of
+/// its own, was never cleared when the waiter went first, and could fire
+/// after the test released the pipe, on a descriptor that another test may
+/// have reopened by then.)
 final class LineWaiter: @unchecked Sendable {
-    // @unchecked Sendable: `text` is only touched with `condition` locked.
+    // @unchecked Sendable: `text` and `ended` are only touched with
+    // `condition` locked.
     private let condition = NSCondition()
     private var text = ""
+    private var ended = false
 
     init(_ handle: FileHandle) {
-        handle.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
-            self.condition.lock()
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-            } else {
-                self.text += String(decoding: data, as: UTF8.self)
+        // The thread keeps the handle (and so the descriptor) open until it
+        // has read the end of output.
+        let thread = Thread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                condition.lock()
+                if count > 0 {
+                    text += String(decoding: buffer[0..<count], as: UTF8.self)
+                } else {
+                    ended = true
+                }
+                condition.broadcast()
+                condition.unlock()
+                if count <= 0 { return }
             }
-            self.condition.broadcast()
-            self.condition.unlock()
         }
+        thread.start()
     }
 
-    /// Waits until the output contains `fragment`; `false` after `timeout`.
+    /// Waits until the output contains `fragment`; `false` if the output
+    /// ended without it or `timeout` passed.
     func wait(for fragment: String, timeout: TimeInterval = 60) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
-        while !text.contains(fragment) {
-            if !condition.wait(until: deadline) { return text.contains(fragment) }
+        while !text.contains(fragment), !ended {
+            if !condition.wait(until: deadline) { break }
         }
-        return true
+        return text.contains(fragment)
+    }
+
+    /// Waits for the end of output (every writer closed the pipe); `false`
+    /// after `timeout`.
+    func waitForEnd(timeout: TimeInterval = 60) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !ended {
+            if !condition.wait(until: deadline) { break }
+        }
+        return ended
+    }
+
+    /// Everything read so far.
+    var output: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return text
     }
 }
