@@ -1,35 +1,57 @@
-import Foundation
+import ComposeApp
+import ComposeTesting
 import Testing
 
-/// The limits of a graceful shutdown: a second signal, and the deadline.
+/// The limits of a graceful shutdown, on a TestApp: a second signal, and
+/// the deadline on virtual time. (The deadline closing real handles:
+/// ProcessLifecycleTests.)
+@MainActor
 @Suite struct ShutdownTests {
-    @Test func aSecondSignalDuringShutdownExitsAtOnceWith128PlusTheSignal() async throws {
-        // A stray timer keeps shutdown from finishing; the deadline is long.
-        let app = try FixtureProcess("deadline", environment: ["COMPOSE_DEADLINE_MS": "20000"])
-        try await app.waitFor("appear deadline")
-        app.signal(SIGTERM)
-        try await app.waitFor("shutting down")
-        #expect(app.isRunning, "\(app.transcript)")
+    @Test(arguments: [
+        (ProcessSignal.Name.terminate, ProcessSignal.Name.interrupt),
+        (.interrupt, .terminate),
+        (.terminate, .terminate),
+    ])
+    func aSecondSignalDuringShutdownEndsTheAppAtOnceWith128PlusItsNumber(first: ProcessSignal.Name, second: ProcessSignal.Name) throws {
+        // The stray timer keeps the shutdown from finishing; the deadline is long.
+        let app = TestApp(
+            root: ScenarioApp { Deadline(journal: $0) },
+            configuration: StartupConfiguration(shutdownDeadline: .seconds(20))
+        )
+        let journal = try #require(app.root(as: ScenarioApp<Deadline>.self)).journal
+        app.send(first)
+        app.advance(by: .seconds(10))
+        #expect(!app.hasExited)
+        #expect(journal.entries.contains("shutting down"))
 
-        let sent = ContinuousClock.now
-        app.signal(SIGINT)
-        let status = await app.waitForExit()
-        let took = ContinuousClock.now - sent
-        #expect(status == 130, "\(app.transcript)")
-        #expect(took < .seconds(5), "took \(took)")
+        app.send(second)
+        #expect(app.exitStatus == 128 + second.rawValue)
+        #expect(app.now == .seconds(10))
     }
 
-    @Test func aShutdownPastItsDeadlineClosesHandlesByForceAndExitsWithTheForcedStatus() async throws {
-        let app = try FixtureProcess("deadline", environment: ["COMPOSE_DEADLINE_MS": "300"])
-        try await app.waitFor("appear deadline")
-        let sent = ContinuousClock.now
-        app.signal(SIGTERM)
-        let status = await app.waitForExit()
-        let took = ContinuousClock.now - sent
-        #expect(status == 3, "\(app.transcript)")
-        #expect(took >= .milliseconds(300), "took \(took)")
-        #expect(took < .seconds(10), "took \(took)")
-        #expect(app.output.lines.suffix(3) == ["shutting down", "disappear deadline", "disappear app"], "\(app.transcript)")
-        #expect(app.errors.text.contains("deadline"), "\(app.transcript)")
+    @Test func aShutdownPastItsDeadlineEndsWithTheForcedStatusAtTheDeadline() throws {
+        let app = TestApp(
+            root: ScenarioApp { Deadline(journal: $0) },
+            configuration: StartupConfiguration(shutdownDeadline: .milliseconds(300), forcedExitStatus: 3)
+        )
+        let journal = try #require(app.root(as: ScenarioApp<Deadline>.self)).journal
+        app.advance(by: .seconds(1))
+        app.send(.terminate)
+        // The tree is gone at once; the stray timer is not.
+        #expect(journal.entries == ["appear app", "appear deadline", "shutting down", "disappear deadline", "disappear app"])
+        app.advance(by: .milliseconds(299))
+        #expect(!app.hasExited)
+        app.advance(by: .milliseconds(1))
+        #expect(app.exitStatus == 3)
+    }
+
+    @Test func aShutdownThatFinishesBeforeItsDeadlineEndsWithStatus0() throws {
+        let app = TestApp(
+            root: ScenarioApp { SelfShutdown(journal: $0) },
+            configuration: StartupConfiguration(shutdownDeadline: .milliseconds(300), forcedExitStatus: 3)
+        )
+        app.send(.terminate)
+        #expect(app.exitStatus == 0)
+        #expect(app.now == .zero)
     }
 }
