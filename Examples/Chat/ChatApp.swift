@@ -19,9 +19,16 @@ import Foundation
 struct ChatApp: Component {
     let server: ChatServerComponent
 
+    /// The daemon as `make run` starts it: settings from the command line
+    /// and the environment.
     init() {
-        let settings = ChatSettings.fromEnvironment()
-        server = ChatServerComponent(settings: settings, hub: ChatHub(messageOfTheDay: settings.readMessageOfTheDay()))
+        self.init(settings: ChatSettings.fromEnvironment())
+    }
+
+    /// The daemon with `settings` (a test's).
+    init(settings: ChatSettings) {
+        let hub = ChatHub(messageOfTheDay: settings.readMessageOfTheDay(), roomCapacity: settings.roomCapacity)
+        server = ChatServerComponent(settings: settings, hub: hub)
     }
 }
 

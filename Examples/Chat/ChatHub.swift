@@ -13,11 +13,14 @@ final class ChatHub {
 
     /// The text every client sees first.
     var messageOfTheDay: String
+    /// The most members a room holds.
+    let roomCapacity: Int
     /// Members by connection (a connection is one client).
     private var members: [ObjectIdentifier: Member] = [:]
 
-    init(messageOfTheDay: String) {
+    init(messageOfTheDay: String, roomCapacity: Int) {
         self.messageOfTheDay = messageOfTheDay
+        self.roomCapacity = roomCapacity
     }
 
     func connected(_ connection: TCPConnection) {
@@ -44,12 +47,22 @@ final class ChatHub {
         members[ObjectIdentifier(connection)]?.name = name
     }
 
-    func join(_ room: String, _ connection: TCPConnection) {
+    /// Puts the client in `room` and tells the others there. Returns
+    /// `false`, changing nothing, when the room already holds
+    /// ``roomCapacity`` members.
+    func join(_ room: String, _ connection: TCPConnection) -> Bool {
+        guard count(in: room) < roomCapacity else { return false }
         let id = ObjectIdentifier(connection)
         members[id]?.room = room
         if let name = members[id]?.name {
             broadcast("* \(name) joined \(room)", in: room, except: connection)
         }
+        return true
+    }
+
+    /// How many members are in `room`.
+    func count(in room: String) -> Int {
+        members.values.reduce(0) { $0 + ($1.room == room ? 1 : 0) }
     }
 
     func leave(_ connection: TCPConnection) {

@@ -2,8 +2,11 @@ import Foundation
 
 /// Where the daemon listens and how it behaves, from flags or environment:
 ///
-///     ComposeChat --port 7070 --motd motd.txt --idle 300
-///     CHAT_PORT=7070 CHAT_MOTD=motd.txt CHAT_IDLE_SECONDS=300 ComposeChat
+///     ComposeChat --port 7070 --motd motd.txt --idle 300 --room-capacity 32
+///     CHAT_PORT=7070 CHAT_MOTD=motd.txt CHAT_IDLE_SECONDS=300 CHAT_ROOM_CAPACITY=32 ComposeChat
+///
+/// A flag wins over its variable; a value that does not parse (or a room
+/// capacity below 1) is ignored.
 struct ChatSettings {
     var host = "127.0.0.1"
     var port: UInt16 = 7070
@@ -11,6 +14,8 @@ struct ChatSettings {
     var motdPath: String?
     /// A client silent this long is disconnected.
     var idleTimeout: Duration = .seconds(300)
+    /// The most members a room holds; `/join` to a full room is refused.
+    var roomCapacity = 32
 
     static func fromEnvironment(_ arguments: [String] = CommandLine.arguments) -> ChatSettings {
         var settings = ChatSettings()
@@ -18,6 +23,7 @@ struct ChatSettings {
         if let port = environment["CHAT_PORT"].flatMap(UInt16.init) { settings.port = port }
         settings.motdPath = environment["CHAT_MOTD"]
         if let idle = environment["CHAT_IDLE_SECONDS"].flatMap(Double.init) { settings.idleTimeout = .milliseconds(Int(idle * 1000)) }
+        if let capacity = environment["CHAT_ROOM_CAPACITY"].flatMap(Int.init), capacity >= 1 { settings.roomCapacity = capacity }
         var rest = arguments.dropFirst()
         while let flag = rest.popFirst() {
             let value = rest.popFirst()
@@ -25,6 +31,7 @@ struct ChatSettings {
             case "--port": if let port = value.flatMap(UInt16.init) { settings.port = port }
             case "--motd": settings.motdPath = value
             case "--idle": if let idle = value.flatMap(Double.init) { settings.idleTimeout = .milliseconds(Int(idle * 1000)) }
+            case "--room-capacity": if let capacity = value.flatMap(Int.init), capacity >= 1 { settings.roomCapacity = capacity }
             default: break
             }
         }

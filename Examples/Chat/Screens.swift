@@ -41,11 +41,13 @@ extension LobbyComponent {
     }
 }
 
-/// In a room: plain lines are said to the room; `/leave` goes back.
+/// In a room: plain lines are said to the room; `/leave` goes back; any
+/// other command is unknown here.
 struct RoomComponent: Component {
     let input = Emitter<String>()
     let say = Emitter<String>()
     let leave = SignalEmitter()
+    let unknown = Emitter<String>()
 }
 
 extension RoomComponent {
@@ -53,7 +55,9 @@ extension RoomComponent {
         input += { line in
             if line == "/leave" {
                 leave.send()
-            } else if !line.hasPrefix("/") {
+            } else if line.hasPrefix("/") {
+                unknown.send(line)
+            } else {
                 say.send(line)
             }
         }

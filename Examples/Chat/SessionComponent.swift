@@ -72,7 +72,10 @@ extension SessionComponent {
         }
 
         lobby.join += { roomName in
-            hub.join(roomName, connection)
+            guard hub.join(roomName, connection) else {
+                connection.writeLine("\(roomName) is full (\(hub.roomCapacity) members). Try another room.")
+                return
+            }
             connection.writeLine("You are in \(roomName). Type to talk, /leave to go back.")
             router.push(\Self.room)
         }
@@ -83,6 +86,10 @@ extension SessionComponent {
 
         room.say += { text in
             hub.say(text, from: connection)
+        }
+
+        room.unknown += { _ in
+            connection.writeLine("Commands: /leave, /who, /quit")
         }
 
         room.leave += {

@@ -1,5 +1,6 @@
 import ComposeApp
 import ComposeTesting
+import Foundation
 import Testing
 @testable import ComposeChat
 
@@ -92,6 +93,130 @@ import Testing
         ada.write("/who\n")
         #expect(ada.readLines() == ["Here: ada"])
         #expect(app.exitStatus == nil)
+    }
+
+    // MARK: A full room
+
+    /// A chat whose rooms hold three members, with ada, bob and cy in lab.
+    func fullLab(of app: TestApp) throws -> [TestPeer] {
+        let members = try ["ada", "bob", "cy"].map { try member($0, of: app) }
+        for peer in members {
+            peer.write("/join lab\n")
+            #expect(peer.readLines().first == "You are in lab. Type to talk, /leave to go back.")
+        }
+        for peer in members { _ = peer.readLines() }
+        return members
+    }
+
+    static let smallRooms = ChatSettings(roomCapacity: 3)
+
+    @Test func aMessageSentInAFullRoomReachesEveryOtherMemberExactlyOnce() throws {
+        let app = TestApp(root: ChatApp(settings: Self.smallRooms))
+        let lab = try fullLab(of: app)
+        lab[0].write("hello, full house\n")
+        #expect(lab[0].readLines() == [])
+        #expect(lab[1].readLines() == ["<ada> hello, full house"])
+        #expect(lab[2].readLines() == ["<ada> hello, full house"])
+        lab[2].write("/who\n")
+        #expect(lab[2].readLines() == ["Here: ada, bob, cy"])
+        #expect(app.diagnostics.isEmpty)
+    }
+
+    @Test func aJoinToAFullRoomIsRefusedAndTheClientStaysInTheLobby() throws {
+        let app = TestApp(root: ChatApp(settings: Self.smallRooms))
+        let lab = try fullLab(of: app)
+        let dan = try member("dan", of: app)
+        dan.write("/join lab\n")
+        #expect(dan.readLines() == ["lab is full (3 members). Try another room."])
+        for peer in lab { #expect(peer.readLines() == []) }
+
+        // Still in the lobby: commands work, a plain line is not said anywhere.
+        dan.write("/who\n")
+        #expect(dan.readLines() == ["Here: ada, bob, cy, dan"])
+        dan.write("let me in\n")
+        #expect(dan.readLines() == ["Commands: /join ROOM, /who, /quit"])
+        for peer in lab { #expect(peer.readLines() == []) }
+
+        // Another room has room.
+        dan.write("/join kitchen\n")
+        #expect(dan.readLines() == ["You are in kitchen. Type to talk, /leave to go back."])
+        let eve = try member("eve", of: app)
+        eve.write("/join kitchen\n")
+        _ = eve.readLines()
+        #expect(dan.readLines() == ["* eve joined kitchen"])
+        dan.write("anyone for tea?\n")
+        #expect(eve.readLines() == ["<dan> anyone for tea?"])
+        for peer in lab { #expect(peer.readLines() == []) }
+    }
+
+    @Test func whenAMemberLeavesAFullRoomTheNextJoinSucceeds() throws {
+        let app = TestApp(root: ChatApp(settings: Self.smallRooms))
+        let lab = try fullLab(of: app)
+        let dan = try member("dan", of: app)
+        dan.write("/join lab\n")
+        #expect(dan.readLines() == ["lab is full (3 members). Try another room."])
+
+        lab[1].write("/leave\n")
+        #expect(lab[1].readLines() == ["Back in the lobby."])
+        dan.write("/join lab\n")
+        #expect(dan.readLines() == ["You are in lab. Type to talk, /leave to go back."])
+        #expect(lab[0].readLines() == ["* bob left lab", "* dan joined lab"])
+
+        // Full again: bob cannot come back until someone goes, even abruptly.
+        lab[1].write("/join lab\n")
+        #expect(lab[1].readLines() == ["lab is full (3 members). Try another room."])
+        lab[2].reset()
+        #expect(lab[0].readLines() == ["* cy left lab"])
+        lab[1].write("/join lab\n")
+        #expect(lab[1].readLines() == ["You are in lab. Type to talk, /leave to go back."])
+        #expect(dan.readLines() == ["* cy left lab", "* bob joined lab"])
+    }
+
+    @Test func theRoomCapacityComesFromItsFlag() {
+        #expect(ChatSettings.fromEnvironment(["ComposeChat"]).roomCapacity == 32)
+        #expect(ChatSettings.fromEnvironment(["ComposeChat", "--room-capacity", "5"]).roomCapacity == 5)
+        #expect(ChatSettings.fromEnvironment(["ComposeChat", "--room-capacity", "0"]).roomCapacity == 32)
+        #expect(ChatSettings.fromEnvironment(["ComposeChat", "--room-capacity", "many"]).roomCapacity == 32)
+    }
+
+    // MARK: Commands and reloads
+
+    @Test func anUnknownCommandInARoomGetsTheRoomsCommandsAndIsNotSaid() throws {
+        let app = TestApp(ChatApp.self)
+        let ada = try member("ada", of: app)
+        let bob = try member("bob", of: app)
+        for peer in [ada, bob] {
+            peer.write("/join lab\n")
+            _ = peer.readLines()
+        }
+        _ = ada.readLines()
+        ada.write("/dance\n")
+        #expect(ada.readLines() == ["Commands: /leave, /who, /quit"])
+        ada.write("/join kitchen\n")
+        #expect(ada.readLines() == ["Commands: /leave, /who, /quit"])
+        #expect(bob.readLines() == [])
+        // Still in lab.
+        ada.write("still here\n")
+        #expect(bob.readLines() == ["<ada> still here"])
+    }
+
+    @Test func aHangupReloadsTheMessageOfTheDayAndKeepsServing() throws {
+        let motd = FileManager.default.temporaryDirectory.appendingPathComponent("compose-chat-motd-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: motd) }
+        try "Welcome, early birds.\n".write(to: motd, atomically: true, encoding: .utf8)
+        let app = TestApp(root: ChatApp(settings: ChatSettings(motdPath: motd.path)))
+        let early = try app.connect(port: 7070)
+        #expect(early.readLines() == ["Welcome, early birds.", "What is your name?"])
+
+        try "Maintenance at noon.\n".write(to: motd, atomically: true, encoding: .utf8)
+        app.send(.hangup)
+        let late = try app.connect(port: 7070)
+        #expect(late.readLines() == ["Maintenance at noon.", "What is your name?"])
+
+        // Still running, and still serving the client from before.
+        #expect(!app.hasExited)
+        early.write("ada\n")
+        #expect(early.readLines() == ["Hello, ada! Type /join ROOM, /who or /quit."])
     }
 
     @Test func aNameThatIsTakenIsRefused() throws {

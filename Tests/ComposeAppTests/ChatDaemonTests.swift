@@ -2,9 +2,12 @@ import Foundation
 import Testing
 
 /// The chat daemon (Examples/Chat) end to end: the `ComposeChat` executable
-/// as a real process on a free port, and real TCP clients.
+/// as a real process on a free port, and real TCP clients. Only what needs
+/// the real process: a signal from the kernel with every goodbye written
+/// before its socket closes, and a port another process holds. What the
+/// chat does (rooms, commands, idle clients, reloads) is tested on a
+/// TestApp: ChatAppTests.
 @Suite struct ChatDaemonTests {
-    static let greeting = "Welcome to Compose chat!"
     static let namePrompt = "What is your name?"
     static let goodbye = "The server is shutting down. Goodbye!"
 
@@ -14,63 +17,6 @@ import Testing
 
     static func inRoom(_ room: String) -> String {
         "You are in \(room). Type to talk, /leave to go back."
-    }
-
-    @Test func clientsInTheSameRoomHearEachOtherAndWhoListsThem() async throws {
-        let chat = try await ChatDaemon.start()
-        let ada = try await chat.connect(as: "ada")
-        let bob = try await chat.connect(as: "bob")
-        #expect(ada.lines.prefix(3) == [Self.greeting, Self.namePrompt, Self.hello("ada")])
-
-        ada.send("/join lab")
-        try await ada.waitFor(Self.inRoom("lab"))
-        bob.send("/join lab")
-        try await bob.waitFor(Self.inRoom("lab"))
-        try await ada.waitFor("* bob joined lab")
-
-        ada.send("hello bob")
-        try await bob.waitFor("<ada> hello bob")
-        bob.send("/who")
-        try await bob.waitFor("Here: ada, bob")
-        // Ada's line was handled before her /who: had it been echoed to
-        // her, it would have come before the answer.
-        ada.send("/who")
-        try await ada.waitFor("Here: ada, bob")
-        #expect(!ada.lines.contains("<ada> hello bob"))
-
-        #expect(await chat.stop() == 0, "\(chat.process.transcript)")
-    }
-
-    @Test func anIdleClientIsToldAndDisconnectedWhileAnActiveOneStays() async throws {
-        let chat = try await ChatDaemon.start(environment: ["CHAT_IDLE_SECONDS": "0.3"])
-        let active = try await chat.connect(as: "ada")
-        let silent = try chat.connect()
-        try await silent.waitFor(Self.namePrompt)
-
-        // The active client talks whenever it is answered (`/who` always
-        // is), so it is never silent for long, until the daemon has dropped
-        // the silent one.
-        let started = ContinuousClock.now
-        var expected = active.lines.count
-        while !silent.isClosed {
-            guard ContinuousClock.now - started < FixtureProcess.failureTimeout else {
-                Issue.record("The silent client was never disconnected; it received:\n\(silent.input.text)")
-                break
-            }
-            active.send("/who")
-            expected += 1
-            try await active.waitForLines(count: expected)
-        }
-        #expect(await silent.waitForClose())
-        #expect(silent.lines == [Self.greeting, Self.namePrompt, "You have been idle for too long. Bye!"])
-
-        #expect(!active.isClosed)
-        active.send("/who")
-        try await active.waitForLines(count: expected + 1)
-        #expect(active.lines.last == "Here: ada")
-        #expect(!active.lines.contains("You have been idle for too long. Bye!"))
-
-        #expect(await chat.stop() == 0, "\(chat.process.transcript)")
     }
 
     @Test func onTerminateEveryClientIsToldGoodbyeBeforeItsSocketClosesAndTheDaemonExits0() async throws {
@@ -88,32 +34,6 @@ import Testing
             #expect(client.lines.last == Self.goodbye, "\(client.input.text)")
         }
         #expect(await chat.process.waitForExit() == 0, "\(chat.process.transcript)")
-    }
-
-    @Test func aHangupReloadsTheMessageOfTheDayAndDoesNotStopTheDaemon() async throws {
-        let motd = FileManager.default.temporaryDirectory.appendingPathComponent("compose-chat-motd-\(UUID().uuidString).txt")
-        defer { try? FileManager.default.removeItem(at: motd) }
-        try "Welcome, early birds.\n".write(to: motd, atomically: true, encoding: .utf8)
-        let chat = try await ChatDaemon.start(environment: ["CHAT_MOTD": motd.path])
-        let early = try chat.connect()
-        try await early.waitFor(Self.namePrompt)
-        #expect(early.lines.first == "Welcome, early birds.")
-
-        try "Maintenance at noon.\n".write(to: motd, atomically: true, encoding: .utf8)
-        chat.process.signal(SIGHUP)
-        try await chat.process.waitFor("message of the day reloaded")
-        let late = try chat.connect()
-        try await late.waitFor(Self.namePrompt)
-        #expect(late.lines.first == "Maintenance at noon.")
-
-        // Still running, and still serving the client from before.
-        #expect(chat.process.isRunning)
-        #expect(!early.isClosed)
-        early.send("ada")
-        try await early.waitFor(Self.hello("ada"))
-        #expect(!chat.process.output.lines.contains { $0.contains("shutting down") })
-
-        #expect(await chat.stop() == 0, "\(chat.process.transcript)")
     }
 
     @Test func aPortAlreadyInUseMakesTheDaemonExitWithStatus1NamingEADDRINUSE() async throws {
