@@ -19,6 +19,10 @@ internal import CLibUV
 /// a terminal, a pipe or a redirected file. A final line without a newline
 /// is still sent, before ``didEnd``. Reading keeps the app running until end
 /// of input.
+///
+/// In a test context (`TestApp`) it reads what the test writes
+/// (`app.standardInput.write("status\n")`, `app.standardInput.close()`)
+/// instead of file descriptor 0, split into lines the same way.
 @MainActor
 public final class StandardInput: EmitterProtocol, LoopResource {
     /// Each line read, without `\n` (and without a `\r` before it).
@@ -31,6 +35,8 @@ public final class StandardInput: EmitterProtocol, LoopResource {
     private let fd: Int32
     private var stream: StreamHandle?
     private var file: FileReader?
+    /// In a test context: reading the test's standard input.
+    private var simulated: SimulatedStandardInput.Reader?
     private var lines = LineBuffer()
     /// Whether it starts when its component appears.
     public let startsWithComponent: Bool
@@ -49,16 +55,21 @@ public final class StandardInput: EmitterProtocol, LoopResource {
     isolated deinit {
         stream?.close()
         file?.close()
+        simulated?.close()
     }
 
     /// Starts reading. Failures are sent on ``errors`` and logged.
     public func start() {
-        guard stream == nil, file == nil, !isAtEnd else { return }
+        guard stream == nil, file == nil, simulated == nil, !isAtEnd else { return }
         let onRead: @MainActor (UnsafeRawBufferPointer?) -> Void = { [weak self] bytes in
             self?.received(bytes)
         }
         let onError: @MainActor (LoopError) -> Void = { [weak self] error in
             self?.failed(error)
+        }
+        if let input = (emitter.ownerContext ?? AppContext.current)?.simulatedStandardInput {
+            simulated = input.read(onRead)
+            return
         }
         do {
             let loop = try EventLoop.resolve(emitter.ownerContext, for: "StandardInput.start")
@@ -82,6 +93,8 @@ public final class StandardInput: EmitterProtocol, LoopResource {
         stream = nil
         file?.close()
         file = nil
+        simulated?.close()
+        simulated = nil
     }
 
     private func received(_ bytes: UnsafeRawBufferPointer?) {

@@ -54,6 +54,12 @@ import Glibc
 /// already took the name); a deleted one reports nothing more, a moved one
 /// goes on reporting under the old path. To follow a name across editors'
 /// atomic saves, watch its directory.
+///
+/// **In a test context** (`TestApp`) nothing is watched on disk: the test
+/// says what happened (`app.files.modify("/etc/myapp/app.toml")`), and the
+/// watchers of that path and of its directory get the event, with the
+/// semantics above; watching a path the test declared missing fails with
+/// `ENOENT`.
 @MainActor
 public final class FileWatcher: EmitterProtocol, LoopResource {
     /// One change under the watched path.
@@ -95,6 +101,8 @@ public final class FileWatcher: EmitterProtocol, LoopResource {
     public var offeredEmitters: [any EmitterProtocol] { [emitter, errors] }
 
     private var handle: FSEventHandle?
+    /// In a test context: the watch registered with its simulated files.
+    private var simulated: SimulatedFileSystem.Watch?
     private var isClosed = false
     private var isDirectory = false
     /// The names believed to exist in a watched directory, to tell
@@ -117,16 +125,25 @@ public final class FileWatcher: EmitterProtocol, LoopResource {
 
     isolated deinit {
         handle?.close()
+        simulated?.close()
     }
 
     /// Whether the watcher is watching.
-    public var isWatching: Bool { handle != nil }
+    public var isWatching: Bool { handle != nil || simulated != nil }
 
     /// Starts watching. A failure (a missing path is `ENOENT`) is logged and
     /// sent on ``errors``; the watcher then stays stopped. Does nothing if it
     /// is already watching, or once closed.
     public func start() {
-        guard !isClosed, handle == nil else { return }
+        guard !isClosed, !isWatching else { return }
+        if let files = (emitter.ownerContext ?? AppContext.current)?.simulatedFiles {
+            do {
+                simulated = try files.watch(path) { [weak self] event in self?.emitter.send(event) }
+            } catch {
+                failed(error)
+            }
+            return
+        }
         let watcher: FSEventHandle
         do {
             watcher = try FSEventHandle(loop: EventLoop.resolve(emitter.ownerContext, for: "FileWatcher(\(path)).start"))
@@ -156,6 +173,8 @@ public final class FileWatcher: EmitterProtocol, LoopResource {
     public func stop() {
         handle?.close()
         handle = nil
+        simulated?.close()
+        simulated = nil
         knownNames = []
     }
 

@@ -58,6 +58,12 @@ import Glibc
 /// ``didExit`` has been sent: dropping the last reference to a running
 /// `ChildProcess` does not kill the child; call ``terminate()`` or
 /// ``close()``.
+///
+/// **In a test context** (`TestApp`) nothing is spawned: ``start()`` runs the
+/// script the test gave for the executable (`app.scriptProcess("rsync")`),
+/// which writes the output, reads the input, receives the signals and
+/// exits; an executable nobody scripted fails as a missing one does
+/// (`ENOENT`). Everything above holds, on virtual time.
 @MainActor
 public final class ChildProcess: EmitterProtocol, LoopResource {
     /// Each line the child writes to its standard output.
@@ -123,6 +129,8 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
     private var pendingTermination: Termination?
     private var killTimer: TimerHandle?
     private var drainTimer: TimerHandle?
+    /// In a test context: the scripted run under way.
+    private var simulated: SimulatedProcess?
     /// Holds this object while a run is under way (see "Lifetime").
     private var retainedWhileRunning: ChildProcess?
 
@@ -190,6 +198,10 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
             Diagnostics.logger.warning("ChildProcess(\(executable)).start() while it is running: ignored.")
             return
         }
+        if let processes = (output.ownerContext ?? AppContext.current)?.simulatedProcesses {
+            try startSimulated(processes)
+            return
+        }
         var opened: [StreamHandle] = []
         let process: ProcessHandle
         let outputPipe: StreamHandle, errorPipe: StreamHandle, inputPipe: StreamHandle?
@@ -240,6 +252,10 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
     /// Sends `signal` to the running child (`SIGTERM` by default). Does
     /// nothing (and logs) when no child runs; a failure goes to ``errors``.
     public func kill(_ signal: ProcessSignal.Name = .terminate) {
+        if let simulated, phase == .running {
+            simulated.kill(signal)
+            return
+        }
         guard phase == .running, let process else {
             Diagnostics.logger.warning("ChildProcess(\(executable)).kill(\(signal)) while it is not running: ignored.")
             return
@@ -255,6 +271,10 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
     /// it still runs after ``terminationGracePeriod``. Idempotent while a
     /// termination is under way; does nothing when no child runs.
     public func terminate() {
+        if let simulated {
+            terminateSimulated(simulated)
+            return
+        }
         guard phase == .running, killTimer == nil else { return }
         kill(.terminate)
         do {
@@ -295,6 +315,10 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
     }
 
     private func write(_ bytes: UnsafeRawBufferPointer) {
+        if let simulated, phase == .running, !simulated.isInputClosedByApp {
+            simulated.write(bytes)
+            return
+        }
         guard let inputPipe, phase == .running else {
             let reason = !acceptsInput ? "it was made without acceptsInput" : phase != .running ? "it is not running" : "its input is closed"
             Diagnostics.logger.warning("ChildProcess(\(executable)).write: ignored, \(reason).")
@@ -306,6 +330,7 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
     /// Ends the child's standard input once every queued write is done:
     /// the child reads end of input. Idempotent.
     public func closeInput() {
+        simulated?.closeInput()
         inputPipe?.closeAfterWrites()
         inputPipe = nil
     }
@@ -447,6 +472,57 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
         } else {
             report(error)
         }
+    }
+
+    // MARK: Simulated runs (a test context; see SimulatedProcess)
+
+    /// Starts the scripted run of a test context instead of spawning.
+    private func startSimulated(_ processes: SimulatedProcesses) throws(LoopError) {
+        let run = try processes.spawn(
+            executable: executable,
+            arguments: arguments,
+            environment: environment,
+            workingDirectory: workingDirectory,
+            acceptsInput: acceptsInput
+        )
+        run.onOutput = { [weak self] bytes, isError in
+            self?.received(bytes, on: isError ? .error : .output)
+        }
+        run.onInputFailed = { [weak self] error in
+            // Only `EPIPE`: the child exited (see inputFailed(_:)).
+            guard let self else { return }
+            Diagnostics.logger.debug("ChildProcess(\(executable)) closed its input: \(error)")
+            errors.send(error)
+        }
+        run.onExit = { [weak self] termination in
+            self?.simulatedExited(termination)
+        }
+        simulated = run
+        outputLines = LineBuffer()
+        errorLines = LineBuffer()
+        pid = run.pid
+        phase = .running
+        retainedWhileRunning = self
+        run.begin()
+    }
+
+    /// `SIGTERM` now, `SIGKILL` after the grace period, on the context's
+    /// clock.
+    private func terminateSimulated(_ run: SimulatedProcess) {
+        guard phase == .running, !run.isTerminating else { return }
+        kill(.terminate)
+        run.kill(after: terminationGracePeriod) { [weak self] in
+            self?.gracePeriodEnded()
+        }
+    }
+
+    /// The scripted run ended: its output was delivered before, so the
+    /// pipes' last lines are flushed and ``didExit`` is sent.
+    private func simulatedExited(_ termination: Termination) {
+        simulated = nil
+        if let last = outputLines.finish() { output.send(last) }
+        if let last = errorLines.finish() { errorOutput.send(last) }
+        exited(status: termination.status, signal: termination.signal ?? 0)
     }
 
     // MARK: LoopResource

@@ -3,8 +3,14 @@ import Compose
 
 /// The network of a test context (`TestApp`): `TCPServer`s bound in it
 /// listen here instead of on a socket, and a test connects to them as a
-/// peer. Nothing touches the kernel; every event is delivered through the
-/// context's virtual clock, in order.
+/// peer; `TCPConnection.connect` reaches the test's scripted servers; the
+/// test may hold ports as another process would. Nothing touches the
+/// kernel; every event is delivered through the context's virtual clock,
+/// in order.
+///
+/// Ports are one space, whatever the host: a port held by the app's
+/// server, a scripted server or the test (``occupy(port:)``) cannot be
+/// listened on by the app (`EADDRINUSE`).
 @MainActor
 package final class SimulatedNetwork {
     /// Weak: the context owns this network.
@@ -14,19 +20,30 @@ package final class SimulatedNetwork {
         weak var server: TCPServer?
     }
     private var listeners: [UInt16: Listener] = [:]
+    /// The test's servers, which the app's outgoing connections reach.
+    private var scripted: [UInt16: SimulatedServer] = [:]
+    /// Ports the test holds without serving them.
+    private var occupied: Set<UInt16> = []
     private var nextPort: UInt16 = 49_152
 
-    package init(context: AppContext) {
+    init(context: AppContext) {
         self.context = context
     }
+
+    private func isHeld(_ port: UInt16) -> Bool {
+        listeners[port]?.server != nil || scripted[port] != nil || occupied.contains(port)
+    }
+
+    // MARK: The app's servers
 
     /// Listens with `server` on `port` (0 picks a free one); returns the
     /// port.
     ///
-    /// - Throws: `EADDRINUSE` when another server of the app holds it.
+    /// - Throws: `EADDRINUSE` when another server of the app, a scripted
+    ///   server or the test holds it.
     func listen(_ server: TCPServer, host: String, port: UInt16) throws(LoopError) -> UInt16 {
         let chosen = port == 0 ? freePort() : port
-        guard listeners[chosen]?.server == nil else {
+        guard !isHeld(chosen) else {
             throw LoopError("uv_listen", code: UV_EADDRINUSE.rawValue, context: "\(host):\(chosen)")
         }
         listeners[chosen] = Listener(server: server)
@@ -42,25 +59,83 @@ package final class SimulatedNetwork {
     /// A client of the app connects to `port`: the server accepts it (its
     /// connection emitter sends) and the test gets the client's end.
     ///
-    /// - Throws: `ECONNREFUSED` when nothing listens there.
+    /// - Throws: `ECONNREFUSED` when no server of the app listens there.
     package func connect(port: UInt16) throws(LoopError) -> SimulatedPeer {
         guard let server = listeners[port]?.server, let context, let scheduler = context.scheduler else {
             throw LoopError("uv_tcp_connect", code: UV_ECONNREFUSED.rawValue, context: "127.0.0.1:\(port)")
         }
         let peer = SimulatedPeer(port: freePort())
-        let socket = SimulatedSocket(peer: peer, scheduler: scheduler, context: context)
+        let socket = SimulatedSocket(peer: peer, remoteAddress: "127.0.0.1:\(peer.port)", scheduler: scheduler, context: context)
         server.accept(socket)
         return peer
     }
 
+    // MARK: The test's servers and ports
+
+    /// Makes a scripted server listen on `port` (0 picks a free one): the
+    /// app's connections to it are accepted by `server`. It takes the port
+    /// from the app's own server there, if any, for outgoing connections.
+    package func listen(_ server: SimulatedServer, port: UInt16) -> UInt16 {
+        let chosen = port == 0 ? freePort() : port
+        scripted[chosen]?.isListening = false
+        scripted[chosen] = server
+        server.isListening = true
+        return chosen
+    }
+
+    /// Stops the scripted server on `port`: later connections are refused.
+    package func stopListening(_ server: SimulatedServer, port: UInt16) {
+        guard scripted[port] === server else { return }
+        scripted[port] = nil
+        server.isListening = false
+    }
+
+    /// Holds `port` as another process would: the app's listen on it fails
+    /// with `EADDRINUSE`, and nothing accepts connections there.
+    package func occupy(port: UInt16) {
+        occupied.insert(port)
+    }
+
+    /// Gives back a port ``occupy(port:)`` held.
+    package func release(port: UInt16) {
+        occupied.remove(port)
+    }
+
+    // MARK: The app's outgoing connections
+
+    /// Connects the app to the scripted server on `port` (the host is not
+    /// looked at). `completion` runs on the context's clock, never inside
+    /// this call: with the connection, or `ECONNREFUSED` naming `target`
+    /// when no scripted server listens there (the app's own servers are
+    /// not reached this way).
+    func connect(
+        to target: String,
+        port: UInt16,
+        _ completion: @escaping @MainActor (Result<TCPConnection, LoopError>) -> Void
+    ) {
+        guard let context else {
+            completion(.failure(.noEventLoop("TCPConnection.connect")))
+            return
+        }
+        // A connection under way keeps the app running, as a connecting
+        // socket keeps a loop alive.
+        context.beginWork()
+        context.simulate { [weak self] in
+            defer { context.endWork() }
+            guard let self, let server = scripted[port], let scheduler = context.scheduler else {
+                completion(.failure(LoopError("uv_tcp_connect", code: UV_ECONNREFUSED.rawValue, context: target)))
+                return
+            }
+            let peer = SimulatedPeer(port: port)
+            let socket = SimulatedSocket(peer: peer, remoteAddress: target, scheduler: scheduler, context: context)
+            server.accepted(peer)
+            completion(.success(TCPConnection(transport: .simulated(socket))))
+        }
+    }
+
     private func freePort() -> UInt16 {
-        while listeners[nextPort] != nil { nextPort &+= 1 }
+        while isHeld(nextPort) { nextPort &+= 1 }
         defer { nextPort = nextPort == .max ? 49_152 : nextPort + 1 }
         return nextPort
     }
-}
-
-extension AppContext {
-    /// The simulated network of a test context (`TestApp`'s).
-    package var simulatedNetwork: SimulatedNetwork? { runtime as? SimulatedNetwork }
 }

@@ -17,6 +17,8 @@ final class SimulatedSocket {
     var onClosed: (@MainActor () -> Void)?
     private(set) var isClosing = false
     let peer: SimulatedPeer
+    /// The other end as the app sees it (`127.0.0.1:53122`).
+    let remoteAddress: String
     private let scheduler: any Scheduler
     /// Weak: the context outlives its sockets only while its app runs.
     private weak var context: AppContext?
@@ -27,15 +29,14 @@ final class SimulatedSocket {
     private var inboundEnd: LoopError??
     private var deliveryScheduled = false
 
-    init(peer: SimulatedPeer, scheduler: any Scheduler, context: AppContext) {
+    init(peer: SimulatedPeer, remoteAddress: String, scheduler: any Scheduler, context: AppContext) {
         self.peer = peer
+        self.remoteAddress = remoteAddress
         self.scheduler = scheduler
         self.context = context
         context.beginWork()
         peer.socket = self
     }
-
-    var remoteAddress: String { "127.0.0.1:\(peer.port)" }
 
     // MARK: The app's side
 
@@ -115,10 +116,11 @@ final class SimulatedSocket {
     }
 }
 
-/// The test's end of a simulated connection (a client of the app).
+/// The test's end of a simulated connection: a client of the app, or a
+/// scripted server's end of a connection the app opened.
 @MainActor
 package final class SimulatedPeer {
-    /// The client's own port.
+    /// The test side's port: a client's own, or the scripted server's.
     package let port: UInt16
     /// Every byte the app wrote to this client.
     package fileprivate(set) var received: [UInt8] = []

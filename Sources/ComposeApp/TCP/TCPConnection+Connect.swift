@@ -6,6 +6,10 @@ extension TCPConnection {
     /// connection (not reading yet: store it in a component or call
     /// ``start()``) or a ``LoopError`` such as `uv_tcp_connect failed:
     /// ECONNREFUSED (connection refused) for 127.0.0.1:7070`.
+    ///
+    /// In a test context (`TestApp`) it reaches the server the test
+    /// scripted on that port (`app.listen(port: 6379)`), whatever the host,
+    /// and is refused where there is none.
     public static func connect(
         host: String,
         port: UInt16,
@@ -16,6 +20,10 @@ extension TCPConnection {
         let handle: TCPHandle
         do {
             address = try SocketAddress(host: host, port: port)
+            if let network = (context ?? AppContext.current)?.simulatedNetwork {
+                network.connect(to: address.description, port: port, completion)
+                return
+            }
             handle = try TCPHandle(loop: EventLoop.resolve(context, for: "TCPConnection.connect"))
         } catch {
             completion(.failure(error))
