@@ -46,10 +46,19 @@ public final class TestApp {
     /// `willBindRootComponent()`, binding, `didBindRootComponent()`,
     /// activation; then runs what is due at virtual time zero.
     ///
-    /// - Parameter sourceLocation: Where unasserted ``events`` are reported
-    ///   when the app goes away (here, by default).
-    public convenience init<App: StartupComponent>(_ type: App.Type, sourceLocation: SourceLocation = #_sourceLocation) {
+    /// - Parameters:
+    ///   - sourceLocation: Where unasserted ``events`` are reported when
+    ///     the app goes away (here, by default).
+    ///   - setUp: Runs first, before the app exists: script the outside
+    ///     world the app meets at startup there (see
+    ///     `TestApp+Scripting.swift`).
+    public convenience init<App: StartupComponent>(
+        _ type: App.Type,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        setUp: (TestApp) -> Void = { _ in }
+    ) {
         self.init(name: ComponentTree.defaultLabel(for: App.self), configuration: App.configuration, sourceLocation: sourceLocation)
+        setUp(self)
         context.run {
             let app = App()
             app.willBindRootComponent()
@@ -60,13 +69,15 @@ public final class TestApp {
     }
 
     /// Runs any component as an app's root, with the default
-    /// `StartupConfiguration`.
+    /// `StartupConfiguration`; `setUp` runs before the root binds.
     public convenience init<Root: Component>(
         root: Root,
         configuration: StartupConfiguration = StartupConfiguration(),
-        sourceLocation: SourceLocation = #_sourceLocation
+        sourceLocation: SourceLocation = #_sourceLocation,
+        setUp: (TestApp) -> Void = { _ in }
     ) {
         self.init(name: ComponentTree.defaultLabel(for: Root.self), configuration: configuration, sourceLocation: sourceLocation)
+        setUp(self)
         tree = ComponentTree(root, context: context)
         start()
     }
@@ -85,7 +96,7 @@ public final class TestApp {
             forcedExitStatus: configuration.forcedExitStatus
         )
         diagnostics += { [unowned self] in self.diagnostics.append($0) }
-        context.runtime = SimulatedNetwork(context: context)
+        context.runtime = SimulatedWorld(context: context)
         context.shutdown.onBegin = { [unowned self] in self.beginShutdown() }
         events = TestEvents(context: context, createdAt: sourceLocation) { [unowned self] in
             self.tree?.root.label ?? name

@@ -1,6 +1,8 @@
 internal import ComposeApp
 
-/// A simulated client of a ``TestApp``'s `TCPServer` (``TestApp/connect(port:)``).
+/// The test's end of a simulated TCP connection: a client of a
+/// ``TestApp``'s `TCPServer` (``TestApp/connect(port:)``), or a scripted
+/// server's end of a connection the app opened (``TestServer/peers``).
 ///
 /// ```swift
 /// let peer = try app.connect(port: 7070)
@@ -16,14 +18,15 @@ internal import ComposeApp
 public final class TestPeer {
     private let peer: SimulatedPeer
     private weak var app: TestApp?
-    private var readOffset = 0
+    private var lines = LineReader()
 
     init(_ peer: SimulatedPeer, app: TestApp) {
         self.peer = peer
         self.app = app
     }
 
-    /// The client's own port (the app sees `127.0.0.1:PORT`).
+    /// The test side's port: a client's own (the app sees
+    /// `127.0.0.1:PORT`), or the scripted server's.
     public var port: UInt16 { peer.port }
 
     /// Every byte the app wrote to this client.
@@ -48,21 +51,7 @@ public final class TestPeer {
     /// The complete lines received since the last call (without `\n` or
     /// `\r\n`); a line still missing its newline waits for the next call.
     public func readLines() -> [String] {
-        let bytes = peer.received
-        var lines: [String] = []
-        var start = readOffset
-        var index = readOffset
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "\n") {
-                var end = index
-                if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-                lines.append(String(decoding: bytes[start..<end], as: UTF8.self))
-                start = index + 1
-            }
-            index += 1
-        }
-        readOffset = start
-        return lines
+        lines.readLines(peer.received)
     }
 
     /// Closes the connection: the app reads end of input.
@@ -76,9 +65,9 @@ public final class TestPeer {
         run { peer.reset() }
     }
 
-    /// Runs `body` as the app's code and what it made due; without the app
-    /// (gone), just `body`.
+    /// Runs `body` as the app's code and what it made due (see
+    /// `TestApp.perform`); without the app (gone), just `body`.
     private func run(_ body: () -> Void) {
-        if let app { app.run(body) } else { body() }
+        if let app { app.perform(body) } else { body() }
     }
 }
