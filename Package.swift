@@ -49,7 +49,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ComposeTestingTests",
-            dependencies: ["ComposeTesting"],
+            dependencies: ["ComposeTesting", .product(name: "InMemoryLogging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -91,6 +91,7 @@ public final class TestApp {
             name: name,
             isSimulated: true,
             scheduler: scheduler,
+            logger: configuration.makeLogger(),
             diagnostics: diagnostics,
             shutdownDeadline: configuration.shutdownDeadline,
             forcedExitStatus: configuration.forcedExitStatus

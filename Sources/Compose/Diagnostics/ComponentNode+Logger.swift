@@ -20,3 +20,9 @@ extension Emitter {
         storage.ruleOwner?.logger ?? AppContext.current?.logger ?? Diagnostics.logger
     }
 }
+
+extension EmitterProtocol {
+    /// The logger of the component that owns this emitter (see
+    /// ``Emitter/ownerLogger``).
+    package var ownerLogger: Logger { emitter.ownerLogger }
+}

@@ -54,12 +54,19 @@ public protocol LoopResource: ComponentAttachment {
 extension LoopResource {
     public var stopsWithComponent: Bool { true }
 
+    /// The logger of the component this resource is stored in, with its
+    /// path as `component` metadata (the running app's logger before it is
+    /// bound).
+    package var logger: Logger {
+        offeredEmitters.first?.ownerLogger ?? AppContext.current?.logger ?? Diagnostics.logger
+    }
+
     public func close() {
         stop()
     }
 
     public func didFailToStart(_ error: LoopError) {
-        Diagnostics.logger.error("\(Self.self) could not start: \(error)")
+        logger.error("\(Self.self) could not start: \(error)")
     }
 
     public func componentDidBind(_ node: ComponentNode) {

@@ -95,7 +95,7 @@ public final class LoopTimer: EmitterProtocol, LoopResource {
             do {
                 handle = try TimerHandle(loop: EventLoop.resolve(context, for: "LoopTimer.start"))
             } catch {
-                (context?.logger ?? Diagnostics.logger).error("LoopTimer could not start: \(error)")
+                logger.error("LoopTimer could not start: \(error)")
                 return
             }
         }

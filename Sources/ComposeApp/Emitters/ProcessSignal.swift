@@ -100,7 +100,7 @@ public final class ProcessSignal: EmitterProtocol, LoopResource {
             signal.keepsLoopAlive = false
             handle = signal
         } catch {
-            Diagnostics.logger.error("ProcessSignal(\(name)) could not listen: \(error)")
+            logger.error("ProcessSignal(\(name)) could not listen: \(error)")
         }
     }
 

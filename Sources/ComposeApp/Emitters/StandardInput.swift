@@ -109,7 +109,7 @@ public final class StandardInput: EmitterProtocol, LoopResource {
     }
 
     private func failed(_ error: LoopError) {
-        Diagnostics.logger.error("StandardInput: \(error)")
+        logger.error("StandardInput: \(error)")
         stop()
         errors.send(error)
     }

@@ -230,7 +230,7 @@ public final class FileWatcher: EmitterProtocol, LoopResource {
     }
 
     private func failed(_ error: LoopError) {
-        Diagnostics.logger.error("FileWatcher(\(path)): \(error)")
+        logger.error("FileWatcher(\(path)): \(error)")
         errors.send(error)
     }
 

@@ -191,11 +191,11 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
     ///   Everything opened for the spawn is closed before the throw.
     public func start() throws(LoopError) {
         guard !isClosed else {
-            Diagnostics.logger.warning("ChildProcess(\(executable)).start() after close(): ignored.")
+            logger.warning("ChildProcess(\(executable)).start() after close(): ignored.")
             return
         }
         guard phase == .idle else {
-            Diagnostics.logger.warning("ChildProcess(\(executable)).start() while it is running: ignored.")
+            logger.warning("ChildProcess(\(executable)).start() while it is running: ignored.")
             return
         }
         if let processes = (output.ownerContext ?? AppContext.current)?.simulatedProcesses {
@@ -257,7 +257,7 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
             return
         }
         guard phase == .running, let process else {
-            Diagnostics.logger.warning("ChildProcess(\(executable)).kill(\(signal)) while it is not running: ignored.")
+            logger.warning("ChildProcess(\(executable)).kill(\(signal)) while it is not running: ignored.")
             return
         }
         do {
@@ -321,7 +321,7 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
         }
         guard let inputPipe, phase == .running else {
             let reason = !acceptsInput ? "it was made without acceptsInput" : phase != .running ? "it is not running" : "its input is closed"
-            Diagnostics.logger.warning("ChildProcess(\(executable)).write: ignored, \(reason).")
+            logger.warning("ChildProcess(\(executable)).write: ignored, \(reason).")
             return
         }
         inputPipe.write(copying: bytes)
@@ -443,7 +443,7 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
         killTimer?.close()
         killTimer = nil
         guard phase == .running else { return }
-        Diagnostics.logger.warning("ChildProcess(\(executable)) pid \(pid ?? 0) still runs \(terminationGracePeriod) after SIGTERM: sending SIGKILL.")
+        logger.warning("ChildProcess(\(executable)) pid \(pid ?? 0) still runs \(terminationGracePeriod) after SIGTERM: sending SIGKILL.")
         kill(.kill)
     }
 
@@ -454,7 +454,7 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
     }
 
     private func report(_ error: LoopError) {
-        Diagnostics.logger.error("ChildProcess(\(executable)): \(error)")
+        logger.error("ChildProcess(\(executable)): \(error)")
         errors.send(error)
     }
 
@@ -467,7 +467,7 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
         inputPipe = nil
         pipe.close()
         if error.isPeerGone {
-            Diagnostics.logger.debug("ChildProcess(\(executable)) closed its input: \(error)")
+            logger.debug("ChildProcess(\(executable)) closed its input: \(error)")
             errors.send(error)
         } else {
             report(error)
@@ -491,7 +491,7 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
         run.onInputFailed = { [weak self] error in
             // Only `EPIPE`: the child exited (see inputFailed(_:)).
             guard let self else { return }
-            Diagnostics.logger.debug("ChildProcess(\(executable)) closed its input: \(error)")
+            logger.debug("ChildProcess(\(executable)) closed its input: \(error)")
             errors.send(error)
         }
         run.onExit = { [weak self] termination in

@@ -25,7 +25,7 @@ final class Runtime {
         // line-buffered so that each `print` shows up when it is made.
         compose_line_buffer_stdout()
         self.configuration = configuration
-        var logger = configuration.makeLogHandler.map { Logger(label: "compose", factory: $0) } ?? Logger(label: "compose")
+        var logger = configuration.makeLogger()
         logger[metadataKey: "app"] = "\(name)"
         // The loop ignores SIGPIPE and SIGXFSZ from its creation on.
         context = try AppContext.live(

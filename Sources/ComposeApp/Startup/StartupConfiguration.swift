@@ -42,4 +42,10 @@ public struct StartupConfiguration: Sendable {
         self.forcedExitStatus = forcedExitStatus
         self.makeLogHandler = makeLogHandler
     }
+
+    /// The app's logger (label `compose`), with ``makeLogHandler``'s
+    /// handler when there is one.
+    package func makeLogger() -> Logger {
+        makeLogHandler.map { Logger(label: "compose", factory: $0) } ?? Logger(label: "compose")
+    }
 }

@@ -308,9 +308,9 @@ public final class TCPConnection: EmitterProtocol, LoopResource {
     private func fail(_ error: LoopError) {
         guard isOpen || closeAfterFlush else { return }
         if error.isPeerGone {
-            Diagnostics.logger.debug("TCP connection \(remoteAddress): \(error)")
+            logger.debug("TCP connection \(remoteAddress): \(error)")
         } else {
-            Diagnostics.logger.warning("TCP connection \(remoteAddress): \(error)")
+            logger.warning("TCP connection \(remoteAddress): \(error)")
         }
         closeReason = .failed(error)
         isOpen = false

@@ -152,7 +152,7 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     }
 
     private func report(_ error: LoopError) {
-        Diagnostics.logger.error("TCPServer \(host):\(port): \(error)")
+        logger.error("TCPServer \(host):\(port): \(error)")
         errors.send(error)
     }
 }
