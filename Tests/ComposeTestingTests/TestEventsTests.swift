@@ -46,6 +46,20 @@ struct Pages: RouterComponent {
         #expect(app.events.unasserted.map(\.description) == ["3s tally.increment sent", "3s tally.count sent 1"])
         app.events.expect(.sent("tally.increment", at: .seconds(3)), .sent("count", 1))
         #expect(app.events.unasserted.isEmpty)
+        // Recording is not an observer of the app's.
+        #expect(tally.count.observerCount == 0)
+        #expect(tally.increment.observerCount == 1)
+    }
+
+    @Test func anEmitterWhoseObserversWereAllRemovedIsStillRecorded() throws {
+        let app = TestApp(root: Tally())
+        let tally = try #require(app.root(as: Tally.self))
+        app.run {
+            tally.increment.removeAllObservers()
+            tally.increment.send()
+        }
+        app.events.expect(.sent("tally.increment"))
+        #expect(tally.total.value == 0)
     }
 
     @Test func whatTheAppDidWhileStartingNeedsNoAssertion() throws {

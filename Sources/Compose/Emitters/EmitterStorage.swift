@@ -73,8 +73,8 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         @usableFromInline var cancelledCount = 0
         @usableFromInline var nextID: UInt64 = 1
         @usableFromInline var last: Value?
-        /// Whether sends are recorded as ``AppEvent``s (the owner's app
-        /// traces events). Checked once per send.
+        /// Whether sends are recorded as ``AppEvent``s: then the first
+        /// observer (id 0, see `setTracing`) is the tracer.
         @usableFromInline var isTraced = false
         /// Never traced: lifecycle and router emitters, whose changes the
         /// tree and router record as events of their own.
@@ -125,7 +125,9 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         state.pointee.last = value
     }
 
-    var observerCount: Int { state.pointee.count - state.pointee.cancelledCount }
+    var observerCount: Int {
+        state.pointee.count - state.pointee.cancelledCount - (state.pointee.isTraced ? 1 : 0)
+    }
 
     /// Registers `handler` in the scope in effect, after checking the
     /// ancestor rule.
@@ -203,7 +205,6 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     /// order, without keeping `value`.
     @inlinable
     func dispatch(_ value: Value) {
-        if state.pointee.isTraced { trace(value) }
         let end = state.pointee.count
         guard end > 0 else { return }
         let savedScope = state.pointee.currentScope
@@ -294,21 +295,43 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
 
     // MARK: Tracing
 
+    // A traced emitter records its sends through an observer of its own,
+    // put first (id 0, below every subscription's id, so the slots stay
+    // sorted): it records each send before any observer reacts to it, and
+    // an emitter that is not traced pays nothing on its sends.
+
     override func claim(by node: ComponentNode) {
         super.claim(by: node)
-        if owner === node, !state.pointee.isTraceExempt, let context = node.context, context.eventTrace.isOn {
-            state.pointee.isTraced = true
+        if owner === node, let context = node.context, context.eventTrace.isOn {
+            setTracing(true)
         }
     }
 
     override func setTracing(_ isOn: Bool) {
-        state.pointee.isTraced = isOn && !state.pointee.isTraceExempt
+        let wanted = isOn && !state.pointee.isTraceExempt
+        // Not while this emitter dispatches: its observers are in use.
+        guard wanted != state.pointee.isTraced, state.pointee.depth == 0 else { return }
+        if wanted {
+            if state.pointee.count == state.pointee.capacity { grow() }
+            let slots = state.pointee.slots
+            if state.pointee.count > 0 { (slots + 1).moveInitialize(from: slots, count: state.pointee.count) }
+            slots.initialize(to: Slot(id: 0, state: .live, scope: nil))
+            state.pointee.bodies.insert({ [unowned self] value in self.trace(value) }, at: 0)
+            state.pointee.count += 1
+        } else if state.pointee.count > 0, state.pointee.slots[0].id == 0 {
+            let slots = state.pointee.slots
+            slots.deinitialize(count: 1)
+            if state.pointee.count > 1 { slots.moveInitialize(from: slots + 1, count: state.pointee.count - 1) }
+            state.pointee.count -= 1
+            state.pointee.bodies.remove(at: 0)
+        }
+        state.pointee.isTraced = wanted
     }
 
     /// Never records this emitter's sends (see `isTraceExempt`).
     func exemptFromTracing() {
+        setTracing(false)
         state.pointee.isTraceExempt = true
-        state.pointee.isTraced = false
     }
 
     /// Records this send as an ``AppEvent`` of the owner's app.
@@ -356,7 +379,9 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     /// Cancels every observer, e.g. because the owning component is destroyed.
     @usableFromInline
     func cancelAll() {
-        for i in 0..<state.pointee.count where state.pointee.slots[i].state != .cancelled {
+        // The tracer (first, when traced) is not an observer of the app's.
+        let first = state.pointee.isTraced ? 1 : 0
+        for i in first..<state.pointee.count where state.pointee.slots[i].state != .cancelled {
             markCancelled(at: i)
         }
         if state.pointee.depth == 0 { settle() }
