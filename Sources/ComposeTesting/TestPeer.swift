@@ -54,6 +54,27 @@ public final class TestPeer {
         lines.readLines(peer.received)
     }
 
+    /// Stops reading, as a client that no longer reads: its receive buffer
+    /// takes `window` more bytes, then the app's writes queue up (and its
+    /// back-pressure, ``TCPConnection/maximumQueuedBytes`` and
+    /// ``TCPConnection/closeFlushTimeout`` come into play). What arrives
+    /// meanwhile is in ``received`` only after ``resumeReading()``.
+    ///
+    /// ```swift
+    /// peer.stopReading()
+    /// peer.write("flood\n")                  // the app writes 10 MiB back
+    /// #expect(peer.isClosedByApp)           // sendQueueExceeded
+    /// ```
+    public func stopReading(window: Int = 64 * 1024) {
+        peer.stopReading(window: window)
+    }
+
+    /// Reads again: what the buffer held arrives, and the app's queued
+    /// writes flow (its write callbacks, `drained`, ...).
+    public func resumeReading() {
+        run { peer.resumeReading() }
+    }
+
     /// Closes the connection: the app reads end of input.
     public func close() {
         run { peer.close() }

@@ -134,7 +134,7 @@ struct Weak<Object: AnyObject> {
             let chunk = [UInt8](repeating: 0x5a, count: 64 * 1024)
             var sent = 0
             let filled = LoopDriver.run(until: {
-                if serverSide.queuedBytes >= serverSide.writeQueueLimit { return true }
+                if serverSide.queuedBytes >= serverSide.highWaterMark { return true }
                 if connection.queuedBytes < 4 * chunk.count, sent < 256 * chunk.count {
                     connection.write(chunk)
                     sent += chunk.count
@@ -152,7 +152,7 @@ struct Weak<Object: AnyObject> {
                 sent += chunk.count
             }
             LoopDriver.settle()
-            #expect(serverSide.queuedBytes <= serverSide.writeQueueLimit + 64 * 1024)
+            #expect(serverSide.queuedBytes <= serverSide.highWaterMark + 64 * 1024)
 
             connection.resumeReading()
             #expect(LoopDriver.run(until: { client.received.count >= sent }, timeout: .seconds(30)))
@@ -231,6 +231,8 @@ struct Weak<Object: AnyObject> {
             let log: LineLog
             var observers: Void {
                 didAppear += {
+                    // 8 MiB at once, on purpose: more than the slow-consumer limit.
+                    connection.maximumQueuedBytes = .max
                     let chunk = [UInt8](repeating: 1, count: 256 * 1024)
                     for _ in 0..<32 { connection.write(chunk) }
                 }

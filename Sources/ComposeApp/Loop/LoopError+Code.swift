@@ -74,6 +74,12 @@ extension LoopError {
         /// event loop (no ``AppContext`` of a running app, or a test
         /// context, which simulates its I/O).
         case noEventLoop
+        /// Not a libuv error: a connection's peer left more than
+        /// `TCPConnection.maximumQueuedBytes` unread (IRC's "SendQ
+        /// exceeded"), or did not read what was queued within
+        /// `TCPConnection.closeFlushTimeout` of its closing; the connection
+        /// was closed.
+        case sendQueueExceeded
         /// Any other libuv error, with libuv's (negative) error code as in
         /// ``LoopError/code``; ``LoopError/name`` names it.
         case other(Int32)
@@ -136,6 +142,7 @@ extension LoopError {
             case .isDirectory: "isDirectory"
             case .notDirectory: "notDirectory"
             case .noEventLoop: "noEventLoop"
+            case .sendQueueExceeded: "sendQueueExceeded"
             case .other(let code): "other(\(code))"
             }
         }

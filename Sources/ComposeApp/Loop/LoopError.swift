@@ -54,6 +54,18 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
         )
     }
 
+    /// A connection's peer does not read what it is sent (see
+    /// ``Code/sendQueueExceeded``); `why` says what it left unread.
+    static func sendQueueExceeded(_ why: String, peer: String) -> LoopError {
+        LoopError(
+            operation: "write",
+            code: UV_ENOBUFS.rawValue,
+            kind: .sendQueueExceeded,
+            name: "ENOBUFS",
+            message: "send queue exceeded: \(why); the peer at \(peer) does not read what it is sent, so the connection was closed",
+        )
+    }
+
     private init(operation: String, code: Int32, kind: Code, name: String, message: String) {
         self.operation = operation
         self.code = code

@@ -15,6 +15,7 @@ final class SimulatedSocket {
     var onRead: (@MainActor (ByteChunk) -> Void)?
     var onEnd: (@MainActor (LoopError?) -> Void)?
     var onClosed: (@MainActor () -> Void)?
+    var onWriteCompleted: (@MainActor (Int, LoopError?) -> Void)?
     private(set) var isClosing = false
     let peer: SimulatedPeer
     /// The other end as the app sees it (`127.0.0.1:53122`).
@@ -28,6 +29,12 @@ final class SimulatedSocket {
     /// it goes on, `.some(nil)` for end of input, `.some(error)` for a reset.
     private var inboundEnd: LoopError??
     private var deliveryScheduled = false
+    /// Writes waiting for room in the peer's receive buffer.
+    private struct Outbound {
+        let bytes: [UInt8]
+        var taken: Int
+    }
+    private var outbound: [Outbound] = []
 
     init(peer: SimulatedPeer, remoteAddress: String, scheduler: any Scheduler, context: AppContext) {
         self.peer = peer
@@ -49,13 +56,38 @@ final class SimulatedSocket {
         isReading = false
     }
 
-    /// Takes every byte, unless the peer is gone: reset (`ECONNRESET`) or
+    /// Takes what the peer's receive buffer has room for (every byte while
+    /// the peer reads), unless the peer is gone: reset (`ECONNRESET`) or
     /// closed (`EPIPE`, as a socket says once the peer's reset came back).
     func tryWrite(_ bytes: UnsafeRawBufferPointer) throws(LoopError) -> Int {
         if peer.hasReset { throw LoopError("uv_try_write", code: UV_ECONNRESET.rawValue) }
         if peer.isClosed { throw LoopError("uv_try_write", code: UV_EPIPE.rawValue) }
-        peer.received.append(contentsOf: bytes)
-        return bytes.count
+        // Nothing overtakes what is queued.
+        guard outbound.isEmpty else { return 0 }
+        return peer.take(bytes)
+    }
+
+    /// Queues what ``tryWrite(_:)`` did not take; ``onWriteCompleted``
+    /// reports it once the peer took all of it, as `uv_write`'s callback
+    /// does.
+    func queueWrite(copying bytes: UnsafeRawBufferPointer) throws(LoopError) {
+        if peer.hasReset { throw LoopError("uv_write", code: UV_ECONNRESET.rawValue) }
+        if peer.isClosed { throw LoopError("uv_write", code: UV_EPIPE.rawValue) }
+        outbound.append(Outbound(bytes: Array(bytes), taken: 0))
+        flushOutbound()
+    }
+
+    /// Hands queued writes to the peer as its buffer makes room.
+    func flushOutbound() {
+        while !isClosing, !outbound.isEmpty {
+            let taken = outbound[0].bytes.withUnsafeBytes { peer.take(UnsafeRawBufferPointer(rebasing: $0[outbound[0].taken...])) }
+            outbound[0].taken += taken
+            guard outbound[0].taken == outbound[0].bytes.count else { return }
+            let count = outbound.removeFirst().bytes.count
+            _ = scheduler.schedule(after: .zero) { [weak self] in
+                self?.onWriteCompleted?(count, nil)
+            }
+        }
     }
 
     /// Half-close: the peer sees end of input.
@@ -68,6 +100,8 @@ final class SimulatedSocket {
         isClosing = true
         onRead = nil
         onEnd = nil
+        onWriteCompleted = nil
+        outbound = []
         peer.inputEnded = true
         peer.socket = nil
         _ = scheduler.schedule(after: .zero) { [self] in
@@ -128,11 +162,45 @@ package final class SimulatedPeer {
     package fileprivate(set) var inputEnded = false
     /// Whether this client closed or reset the connection.
     package private(set) var isClosed = false
+    /// Whether the peer reads what it is sent; when it does not, its
+    /// receive buffer takes at most ``window`` bytes, then the app's writes
+    /// queue (a client that stopped reading).
+    package private(set) var isReading = true
+    /// The size of the peer's receive buffer while it does not read.
+    package private(set) var window = 0
+    /// What arrived while the peer was not reading.
+    private var buffered: [UInt8] = []
     fileprivate(set) var hasReset = false
     fileprivate weak var socket: SimulatedSocket?
 
     init(port: UInt16) {
         self.port = port
+    }
+
+    /// Stops reading: at most `window` more bytes are taken, then the
+    /// app's writes wait.
+    package func stopReading(window: Int) {
+        isReading = false
+        self.window = window
+    }
+
+    /// Reads again: what waited arrives, and the app's queued writes flow.
+    package func resumeReading() {
+        isReading = true
+        received += buffered
+        buffered = []
+        socket?.flushOutbound()
+    }
+
+    /// Takes what there is room for; returns how many bytes.
+    fileprivate func take(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if isReading {
+            received.append(contentsOf: bytes)
+            return bytes.count
+        }
+        let taken = Swift.min(bytes.count, Swift.max(0, window - buffered.count))
+        buffered.append(contentsOf: bytes.prefix(taken))
+        return taken
     }
 
     /// Sends `bytes` to the app.

@@ -44,6 +44,7 @@ extension TCPConnection {
             case .simulated(let socket):
                 socket.onRead = onRead
                 socket.onEnd = onEnd
+                socket.onWriteCompleted = { [unowned(unsafe) connection] count, error in connection.writeCompleted(count, error) }
                 socket.onClosed = onClosed
             }
         }
@@ -77,12 +78,11 @@ extension TCPConnection {
             }
         }
 
-        /// Queues what ``tryWrite(_:)`` did not take (a simulated socket
-        /// takes everything, so this is for real sockets).
+        /// Queues what ``tryWrite(_:)`` did not take.
         func write(copying bytes: UnsafeRawBufferPointer) throws(LoopError) {
             switch self {
             case .socket(let handle): try handle.queueWrite(copying: bytes)
-            case .simulated(let socket): _ = try socket.tryWrite(bytes)
+            case .simulated(let socket): try socket.queueWrite(copying: bytes)
             }
         }
 

@@ -24,14 +24,19 @@ import Logging
 ///
 /// **Writing.** ``write(_:)-([UInt8])`` first tries to hand the bytes to the
 /// socket at once (`uv_try_write`); what the socket does not take is copied
-/// into a queue. Nothing written is ever dropped while the connection is
-/// open. When the queue holds ``writeQueueLimit`` bytes or more the write
-/// returns ``WriteResult/full``; with ``pausesReadingWhenFull`` (the default)
-/// reading also pauses until the queue drains, so a peer that stops reading
-/// cannot make the process buffer without bound. ``drained`` is sent when a
-/// full queue has been written out.
+/// into a queue. Nothing written is ever dropped silently. When the queue
+/// reaches ``highWaterMark`` (1 MiB) the write returns ``WriteResult/full``;
+/// with ``pausesReadingWhenFull`` (the default) reading also pauses, and
+/// ``drained`` is sent (and reading resumes) once the queue is back at
+/// ``lowWaterMark`` (256 KiB). A peer that does not read cannot make the
+/// process buffer without bound: past ``maximumQueuedBytes`` (4 MiB) the
+/// connection is closed, with a ``LoopError/Code/sendQueueExceeded`` error
+/// on ``errors`` and a logged reason.
 ///
-/// **Closing.** ``close()`` stops reading, writes out the queue, then closes;
+/// **Closing.** ``close()`` stops reading, writes out the queue, then
+/// closes; a peer that leaves the queue unread for ``closeFlushTimeout``
+/// (2 s) is cut off (``LoopError/Code/sendQueueExceeded``), so one stuck
+/// client never holds a graceful shutdown until its deadline.
 /// ``abort()`` closes at once, dropping the queue. ``shutdownWrite()``
 /// half-closes (sends FIN after the queue). When the peer ends its side the
 /// connection closes (``closesOnEndOfInput``). ``didClose`` is sent exactly
@@ -63,10 +68,11 @@ public final class TCPConnection: EmitterProtocol, LoopResource {
         case written
         /// Some bytes are queued; the queue is below the limit.
         case queued
-        /// Queued, and the queue is at or above ``writeQueueLimit``: stop
+        /// Queued, and the queue is at or above ``highWaterMark``: stop
         /// writing until ``drained``.
         case full
-        /// The connection is closed or closing; nothing was written.
+        /// The connection is closed or closing, or this write took the
+        /// queue past ``maximumQueuedBytes`` and closed it.
         case closed
     }
 
@@ -75,7 +81,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource {
     public let emitter = Emitter<ByteChunk>()
     /// Sent once when the socket is closed.
     public let didClose = Emitter<CloseReason>()
-    /// Sent when a queue that reached the limit has been written out.
+    /// Sent when a queue that reached ``highWaterMark`` is back at
+    /// ``lowWaterMark``: writing may go on.
     public let drained = SignalEmitter()
     /// Sent when the peer ends its side (half-close or close); with
     /// ``closesOnEndOfInput`` the connection then closes.
@@ -91,8 +98,21 @@ public final class TCPConnection: EmitterProtocol, LoopResource {
     public let remoteAddress: String
     /// Bytes waiting to be written.
     public private(set) var queuedBytes = 0
-    /// The queue size at which writes report ``WriteResult/full``.
-    public var writeQueueLimit = 1 << 20
+    /// The queue size at which writes report ``WriteResult/full`` (and
+    /// reading pauses, with ``pausesReadingWhenFull``). 1 MiB by default.
+    public var highWaterMark = 1 << 20
+    /// Once full, the queue size at which ``drained`` is sent and reading
+    /// resumes. 256 KiB by default.
+    public var lowWaterMark = 256 << 10
+    /// The most bytes that may wait for a peer that does not read: a write
+    /// that takes the queue past it closes the connection with
+    /// ``LoopError/Code/sendQueueExceeded`` (on ``errors``, logged).
+    /// 4 MiB by default; `Int.max` for no limit.
+    public var maximumQueuedBytes = 4 << 20
+    /// How long ``close()`` waits for the peer to read the queue before it
+    /// closes anyway (``LoopError/Code/sendQueueExceeded``). 2 s by default,
+    /// on the app's clock.
+    public var closeFlushTimeout: Duration = .seconds(2)
     /// Whether reading pauses while the write queue is full.
     public var pausesReadingWhenFull = true
     /// Whether the connection closes when the peer ends its side.
@@ -108,6 +128,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource {
     private var writeIsShut = false
     private var closeReason: CloseReason?
     private var lineSplitter: LineSplitter?
+    /// The timer of ``closeFlushTimeout``, while a close waits for the queue.
+    private var flushDeadline: (action: ScheduledAction, scheduler: any Scheduler)?
 
     init(transport: Transport) {
         self.transport = transport
@@ -119,6 +141,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource {
         // Nobody is left to tell: drop the close notification first, so the
         // close callback (which may come after this deinit) never reaches us.
         transport.disconnect()
+        cancelFlushDeadline()
         if !transport.isClosing {
             transport.close()
         }
@@ -243,7 +266,11 @@ public final class TCPConnection: EmitterProtocol, LoopResource {
             return .closed
         }
         queuedBytes += rest.count
-        if queuedBytes >= writeQueueLimit {
+        if queuedBytes > maximumQueuedBytes {
+            fail(.sendQueueExceeded("\(queuedBytes) bytes queued, the limit (maximumQueuedBytes) is \(maximumQueuedBytes)", peer: remoteAddress))
+            return .closed
+        }
+        if queuedBytes >= highWaterMark {
             isFull = true
             updateReading()
             return .full
@@ -257,16 +284,15 @@ public final class TCPConnection: EmitterProtocol, LoopResource {
             if error.kind != .cancelled { fail(error) }
             return
         }
-        if queuedBytes == 0 {
-            if closeAfterFlush {
-                transport.close()
-                return
-            }
-            if isFull {
-                isFull = false
-                updateReading()
-                drained.send()
-            }
+        if queuedBytes == 0, closeAfterFlush {
+            cancelFlushDeadline()
+            transport.close()
+            return
+        }
+        if isFull, queuedBytes <= lowWaterMark {
+            isFull = false
+            updateReading()
+            drained.send()
         }
     }
 
@@ -292,6 +318,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource {
         updateReading()
         if queuedBytes > 0 {
             closeAfterFlush = true
+            armFlushDeadline()
         } else {
             isOpen = false
             transport.close()
@@ -305,8 +332,26 @@ public final class TCPConnection: EmitterProtocol, LoopResource {
         transport.close()
     }
 
+    private func armFlushDeadline() {
+        guard let scheduler = (emitter.ownerContext ?? AppContext.current)?.scheduler else { return }
+        let timeout = closeFlushTimeout
+        let action = scheduler.schedule(after: timeout) { [weak self] in
+            guard let self, closeAfterFlush else { return }
+            flushDeadline = nil
+            fail(.sendQueueExceeded("\(queuedBytes) bytes still unread \(timeout) after close() (closeFlushTimeout)", peer: remoteAddress))
+        }
+        flushDeadline = (action, scheduler)
+    }
+
+    private func cancelFlushDeadline() {
+        guard let (action, scheduler) = flushDeadline else { return }
+        flushDeadline = nil
+        scheduler.cancel(action)
+    }
+
     private func fail(_ error: LoopError) {
         guard isOpen || closeAfterFlush else { return }
+        cancelFlushDeadline()
         if error.isPeerGone {
             logger.debug("TCP connection \(remoteAddress): \(error)")
         } else {
@@ -320,6 +365,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource {
     }
 
     func transportClosed() {
+        cancelFlushDeadline()
         isOpen = false
         isReading = false
         queuedBytes = 0
