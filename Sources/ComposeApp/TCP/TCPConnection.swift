@@ -42,7 +42,7 @@ import Logging
 /// connection closes (``closesOnEndOfInput``). ``didClose`` is sent exactly
 /// once, when the socket is closed, with the reason.
 @MainActor
-public final class TCPConnection: EmitterProtocol, LoopResource {
+public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream, WritableStream {
     /// Why a connection closed.
     public enum CloseReason: Sendable, Equatable, CustomStringConvertible {
         /// This side closed it (``close()``, ``abort()``, its component
@@ -62,19 +62,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource {
         }
     }
 
-    /// What ``write(_:)-([UInt8])`` did with the bytes.
-    public enum WriteResult: Sendable, Equatable {
-        /// The socket took every byte.
-        case written
-        /// Some bytes are queued; the queue is below the limit.
-        case queued
-        /// Queued, and the queue is at or above ``highWaterMark``: stop
-        /// writing until ``drained``.
-        case full
-        /// The connection is closed or closing, or this write took the
-        /// queue past ``maximumQueuedBytes`` and closed it.
-        case closed
-    }
+    /// What ``write(_:)-([UInt8])`` did with the bytes (see ``ComposeApp/WriteResult``).
+    public typealias WriteResult = ComposeApp.WriteResult
 
     /// Each chunk of bytes received. Chunks are not remembered: its
     /// `lastValue` is always `nil`, and `++=` calls back for new chunks only.

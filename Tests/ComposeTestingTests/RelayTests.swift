@@ -1,0 +1,86 @@
+import ComposeApp
+import ComposeTesting
+import Testing
+
+/// Pairs the first two clients: what one sends, the other receives, with
+/// back-pressure both ways.
+struct PipeServer: Component {
+    let listener = TCPServer(port: 7100)
+    let ends = InstanceComponent<PipeEnd>()
+    let pairing = Pairing()
+    var observers: Void {
+        listener += { connection in
+            ends.add { PipeEnd(connection: connection) }
+            pairing.connections.append(connection)
+            guard pairing.connections.count == 2 else { return }
+            let (a, b) = (pairing.connections[0], pairing.connections[1])
+            a.received.relay(to: b, pausing: a)
+            b.received.relay(to: a, pausing: b)
+        }
+        ends.forward(\.connection.errors) += { _, error in pairing.errors.append(error) }
+    }
+}
+
+struct PipeEnd: Component {
+    let connection: TCPConnection
+    var observers: Void { None }
+}
+
+@MainActor
+final class Pairing {
+    var connections: [TCPConnection] = []
+    var errors: [LoopError] = []
+}
+
+@MainActor
+@Suite struct RelayTests {
+    @Test func aSlowSinkPausesItsSourceSoNothingPilesUp() throws {
+        let app = TestApp(root: PipeServer())
+        let pairing = try #require(app.root(as: PipeServer.self)).pairing
+        let sender = try app.connect(port: 7100)
+        let receiver = try app.connect(port: 7100)
+        receiver.stopReading(window: 64 * 1024)
+
+        let chunk = [UInt8](repeating: 7, count: 16 * 1024)
+        for _ in 0..<640 { sender.write(chunk) }          // 10 MiB
+        let sink = pairing.connections[1]
+        // Paused at the high-water mark: far below the 4 MiB limit.
+        #expect(sink.queuedBytes >= sink.highWaterMark)
+        #expect(sink.queuedBytes <= sink.highWaterMark + chunk.count)
+        #expect(sink.isOpen)
+        #expect(pairing.errors.isEmpty)
+
+        receiver.resumeReading()
+        #expect(receiver.received.count == 640 * chunk.count)
+        #expect(sink.queuedBytes == 0)
+        #expect(pairing.errors.isEmpty)
+    }
+
+    @Test func withoutARelayTheSameFloodCutsTheSlowPeerOff() throws {
+        /// Writes without looking at what `write` says.
+        struct CarelessPipe: Component {
+            let listener = TCPServer(port: 7100)
+            let ends = InstanceComponent<PipeEnd>()
+            let pairing = Pairing()
+            var observers: Void {
+                listener += { connection in
+                    ends.add { PipeEnd(connection: connection) }
+                    pairing.connections.append(connection)
+                    guard pairing.connections.count == 2 else { return }
+                    let (a, b) = (pairing.connections[0], pairing.connections[1])
+                    a.received += { chunk in b.write(chunk) }
+                }
+                ends.forward(\.connection.errors) += { _, error in pairing.errors.append(error) }
+            }
+        }
+        let app = TestApp(root: CarelessPipe())
+        let pairing = try #require(app.root(as: CarelessPipe.self)).pairing
+        let sender = try app.connect(port: 7100)
+        let receiver = try app.connect(port: 7100)
+        receiver.stopReading(window: 64 * 1024)
+        let chunk = [UInt8](repeating: 7, count: 16 * 1024)
+        for _ in 0..<640 { sender.write(chunk) }
+        #expect(pairing.errors.map(\.kind) == [.sendQueueExceeded])
+        #expect(receiver.isClosedByApp)
+    }
+}
