@@ -30,7 +30,15 @@ final class EventLoop {
     let uv: UnsafeMutablePointer<uv_loop_t>
     private var mainQueuePoll: PollHandle?
     private var isClosed = false
-    private let logger: Logger
+    let logger: Logger
+    /// The handles that end each turn (see ``atEndOfTurn(_:)``).
+    var turnHandles: (before: TurnHandle, after: TurnHandle)?
+    /// What finishes at the end of the current turn.
+    var endOfTurnWork: [any EndOfTurnWork] = []
+    /// How many write requests its streams made (`uv_try_write` and
+    /// `uv_write` calls, each at most one `write`/`writev` system call
+    /// when the socket takes the bytes), for tests of write batching.
+    var writeCalls = 0
 
     /// The buffer every stream of the loop (sockets, pipes, terminal) reads
     /// into (see ``ReadBuffer``). Safe without isolation checks because it
@@ -55,6 +63,7 @@ final class EventLoop {
             throw LoopError("uv_loop_init", code: result)
         }
         uv.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        startTurnHandles()
     }
 
     isolated deinit {
@@ -170,6 +179,7 @@ final class EventLoop {
     func tearDown() -> Bool {
         guard !isClosed else { return true }
         assert(isOnLoopThread, "EventLoop.tearDown() on a thread other than the loop's")
+        closeTurnHandles()
         closeAllHandles()
         mainQueuePoll?.close()
         mainQueuePoll = nil

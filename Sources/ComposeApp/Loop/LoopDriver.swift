@@ -58,6 +58,12 @@ public enum LoopDriver {
         return { loop.isOnLoopThread }
     }
 
+    /// How many write requests the running context's loop made so far
+    /// (`uv_try_write` and `uv_write` calls).
+    public static var writeCalls: Int {
+        AppContext.current?.eventLoop?.writeCalls ?? 0
+    }
+
     /// How many handles are open (not closing) on the loop.
     public static var openHandleCount: Int {
         AppContext.current?.eventLoop?.openHandleCount ?? 0

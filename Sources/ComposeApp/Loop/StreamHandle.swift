@@ -94,6 +94,7 @@ class StreamHandle: LoopHandle {
         assertOnLoopThread()
         guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
         var buffer = uv_buf_init(UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self)), UInt32(bytes.count))
+        loop.writeCalls &+= 1
         let result = uv_try_write(stream, &buffer, 1)
         if result == UV_EAGAIN.rawValue || result == UV_ENOSYS.rawValue { return 0 }
         try LoopError.check(result, "uv_try_write")
@@ -111,6 +112,7 @@ class StreamHandle: LoopHandle {
         if let base = bytes.baseAddress { payload.copyMemory(from: base, byteCount: bytes.count) }
         request.pointee.data = UnsafeMutableRawPointer(bitPattern: bytes.count)
         var buffer = uv_buf_init(payload.assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
+        loop.writeCalls &+= 1
         let result = uv_write(request, stream, &buffer, 1, streamHandleWritten)
         if result < 0 {
             memory.deallocate()

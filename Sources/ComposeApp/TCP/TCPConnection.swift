@@ -85,8 +85,9 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
 
     /// The peer's address (`127.0.0.1:53122`).
     public let remoteAddress: String
-    /// Bytes waiting to be written.
-    public private(set) var queuedBytes = 0
+    /// Bytes waiting to be written: batched for the end of this loop turn,
+    /// or queued for the socket.
+    public var queuedBytes: Int { inFlight + batch.count }
     /// The queue size at which writes report ``WriteResult/full`` (and
     /// reading pauses, with ``pausesReadingWhenFull``). 1 MiB by default.
     public var highWaterMark = 1 << 20
@@ -110,6 +111,13 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     public private(set) var isOpen = true
 
     let transport: Transport
+    /// Bytes handed to libuv's write queue and not yet written.
+    private var inFlight = 0
+    /// Small writes made after the first one of a loop turn; they leave
+    /// together, in one write call, at the end of the turn.
+    private var batch: [UInt8] = []
+    private var wroteThisTurn = false
+    private var awaitsEndOfTurn = false
     private var isReading = false
     private var wantsReading = false
     private var isFull = false
@@ -232,13 +240,32 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         write(text + "\n")
     }
 
-    /// Writes the bytes in `buffer` (copied if they must be queued).
+    /// Writes the bytes in `buffer` (copied if they must wait).
+    ///
+    /// The first write of a loop turn goes to the socket at once; the small
+    /// ones after it in the same turn are batched and leave together at the
+    /// end of the turn, in one write call, so writing many lines costs one
+    /// system call rather than one each.
     @discardableResult
     public func write(_ buffer: UnsafeRawBufferPointer) -> WriteResult {
         guard isOpen, !closeAfterFlush, !writeIsShut else { return .closed }
         guard buffer.count > 0 else { return isFull ? .full : .written }
+        if case .socket(let handle) = transport {
+            if wroteThisTurn || inFlight > 0 || !batch.isEmpty {
+                if batch.count + buffer.count <= Self.batchLimit {
+                    batch.append(contentsOf: buffer)
+                    endTurnLater(on: handle.loop)
+                    return checkQueue()
+                }
+                flushBatch()
+                guard isOpen else { return .closed }
+            } else {
+                wroteThisTurn = true
+                endTurnLater(on: handle.loop)
+            }
+        }
         var rest = buffer
-        if queuedBytes == 0 {
+        if inFlight == 0 {
             do {
                 let written = try transport.tryWrite(buffer)
                 if written == buffer.count { return .written }
@@ -254,7 +281,18 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
             fail(error)
             return .closed
         }
-        queuedBytes += rest.count
+        inFlight += rest.count
+        return checkQueue()
+    }
+
+    /// The most bytes batched for the end of a turn; a write that would
+    /// pass it sends the batch first.
+    static let batchLimit = 64 * 1024
+
+    /// What a write that left bytes waiting returns: `.closed` past
+    /// ``maximumQueuedBytes`` (the connection is closed), `.full` at
+    /// ``highWaterMark``.
+    private func checkQueue() -> WriteResult {
         if queuedBytes > maximumQueuedBytes {
             fail(.sendQueueExceeded("\(queuedBytes) bytes queued, the limit (maximumQueuedBytes) is \(maximumQueuedBytes)", peer: remoteAddress))
             return .closed
@@ -264,11 +302,40 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
             updateReading()
             return .full
         }
-        return .queued
+        return inFlight == 0 ? .written : .queued
+    }
+
+    private func endTurnLater(on loop: EventLoop) {
+        guard !awaitsEndOfTurn else { return }
+        awaitsEndOfTurn = true
+        loop.atEndOfTurn(self)
+    }
+
+    /// Hands the batch to the socket: what it takes at once, the rest to
+    /// its queue, in one write call each.
+    private func flushBatch() {
+        guard !batch.isEmpty else { return }
+        let bytes = batch
+        batch = []
+        bytes.withUnsafeBytes { buffer in
+            var rest = buffer
+            do throws(LoopError) {
+                if inFlight == 0 {
+                    let written = try transport.tryWrite(buffer)
+                    rest = UnsafeRawBufferPointer(rebasing: buffer[written...])
+                }
+                if rest.count > 0 {
+                    try transport.write(copying: rest)
+                    inFlight += rest.count
+                }
+            } catch {
+                fail(error)
+            }
+        }
     }
 
     func writeCompleted(_ count: Int, _ error: LoopError?) {
-        queuedBytes -= count
+        inFlight -= count
         if let error {
             if error.kind != .cancelled { fail(error) }
             return
@@ -291,6 +358,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// queue is written out. Reading goes on.
     public func shutdownWrite() {
         guard isOpen, !writeIsShut else { return }
+        flushBatch()
+        guard isOpen else { return }
         writeIsShut = true
         do {
             try transport.shutdown()
@@ -305,6 +374,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         closeReason = closeReason ?? .local
         wantsReading = false
         updateReading()
+        flushBatch()
+        guard isOpen else { return }
         if queuedBytes > 0 {
             closeAfterFlush = true
             armFlushDeadline()
@@ -316,6 +387,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
 
     /// Closes at once; queued bytes are dropped.
     public func abort() {
+        batch = []
         closeReason = closeReason ?? .local
         isOpen = false
         transport.close()
@@ -349,6 +421,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         closeReason = .failed(error)
         isOpen = false
         closeAfterFlush = false
+        batch = []
         transport.close()
         errors.send(error)
     }
@@ -357,7 +430,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         cancelFlushDeadline()
         isOpen = false
         isReading = false
-        queuedBytes = 0
+        inFlight = 0
+        batch = []
         didClose.send(closeReason ?? .local)
     }
 
@@ -392,5 +466,13 @@ private final class LineSplitter {
 
     func finish() {
         if let last = buffer.finish() { lines.send(last) }
+    }
+}
+
+extension TCPConnection: EndOfTurnWork {
+    func endOfTurn() {
+        awaitsEndOfTurn = false
+        wroteThisTurn = false
+        flushBatch()
     }
 }

@@ -1,0 +1,60 @@
+internal import CLibUV
+
+/// A `uv_prepare_t` (runs just before the loop waits for I/O) or a
+/// `uv_check_t` (runs just after): the two ends of a loop turn where work
+/// batched during the turn is finished (see ``EventLoop/atEndOfTurn(_:)``).
+/// It never keeps the loop alive.
+@MainActor
+final class TurnHandle: LoopHandle {
+    enum Phase {
+        /// Before the loop polls: after timers and idle work.
+        case beforePoll
+        /// After the loop polled: after the I/O callbacks.
+        case afterPoll
+    }
+
+    private let phase: Phase
+    private var callback: (@MainActor () -> Void)?
+
+    init(loop: EventLoop, phase: Phase) throws(LoopError) {
+        self.phase = phase
+        switch phase {
+        case .beforePoll:
+            try super.init(loop: loop, size: MemoryLayout<uv_prepare_t>.size, operation: "uv_prepare_init") { raw in
+                uv_prepare_init(loop.uv, raw.assumingMemoryBound(to: uv_prepare_t.self))
+            }
+        case .afterPoll:
+            try super.init(loop: loop, size: MemoryLayout<uv_check_t>.size, operation: "uv_check_init") { raw in
+                uv_check_init(loop.uv, raw.assumingMemoryBound(to: uv_check_t.self))
+            }
+        }
+    }
+
+    /// Calls `callback` at this end of every turn until the handle closes.
+    func start(_ callback: @escaping @MainActor () -> Void) {
+        assertOnLoopThread()
+        guard !isClosing else { return }
+        self.callback = callback
+        switch phase {
+        case .beforePoll: uv_prepare_start(raw.assumingMemoryBound(to: uv_prepare_t.self), turnHandlePrepared)
+        case .afterPoll: uv_check_start(raw.assumingMemoryBound(to: uv_check_t.self), turnHandleChecked)
+        }
+        keepsLoopAlive = false
+    }
+
+    override func releaseCallbacks() {
+        callback = nil
+    }
+
+    fileprivate func fire() {
+        callback?()
+    }
+}
+
+private func turnHandlePrepared(_ handle: UnsafeMutablePointer<uv_prepare_t>?) {
+    LoopHandle.dispatch(compose_uv_handle(handle), as: TurnHandle.self, ()) { owner, _ in owner.fire() }
+}
+
+private func turnHandleChecked(_ handle: UnsafeMutablePointer<uv_check_t>?) {
+    LoopHandle.dispatch(compose_uv_handle(handle), as: TurnHandle.self, ()) { owner, _ in owner.fire() }
+}

@@ -1,0 +1,58 @@
+@_spi(Testing) import ComposeApp
+import Testing
+
+/// Greets each client with `count` lines, written in one observer call
+/// (one loop turn), and counts the write requests that took.
+struct Chatterbox: Component {
+    let listener = TCPServer(port: 0)
+    let clients = InstanceComponent<EchoComponent>()
+    let count: Int
+    let journal = WriteJournal()
+    var observers: Void {
+        listener += { connection in
+            clients.add { EchoComponent(connection: connection) }
+            let before = LoopDriver.writeCalls
+            for index in 0..<count { connection.writeLine("line \(index)") }
+            journal.writeCallsInTurn = LoopDriver.writeCalls - before
+            journal.start = before
+        }
+    }
+}
+
+@MainActor
+final class WriteJournal {
+    var start = 0
+    var writeCallsInTurn = 0
+}
+
+@MainActor
+@Suite(.serialized, .liveLoop) struct WriteBatchingTests {
+    @Test func aThousandLinesWrittenInOneTurnLeaveInAtMostFiveWriteCalls() throws {
+        let tree = ComponentTree(Chatterbox(count: 1000))
+        tree.activate()
+        defer { tree.destroy(); LoopDriver.settle() }
+        let server = try #require(tree.root.value(as: Chatterbox.self))
+        let client = ClientProbe(port: server.listener.port)
+        let expected = (0..<1000).map { "line \($0)\n" }.joined()
+        #expect(LoopDriver.run(until: { client.received.count >= expected.utf8.count }))
+        #expect(String(decoding: client.received, as: UTF8.self) == expected)
+        // The first line went at once; the other 999 were batched.
+        #expect(server.journal.writeCallsInTurn == 1)
+        // The batch left at the end of the turn: the server made at most
+        // five write requests in all (the client made none).
+        let total = LoopDriver.writeCalls - server.journal.start
+        #expect(total <= 5, "\(total) write calls")
+    }
+
+    @Test func writesOfDifferentTurnsEachLeaveAtOnce() throws {
+        try withEchoServer { echo, _ in
+            let client = ClientProbe(port: echo.listener.port)
+            #expect(LoopDriver.run(until: { client.connection != nil && echo.clients.count == 1 }))
+            for round in 1...3 {
+                client.connection?.write("ping \(round)\n")
+                #expect(LoopDriver.run(until: { String(decoding: client.received, as: UTF8.self).hasSuffix("ping \(round)\n") }))
+            }
+            #expect(String(decoding: client.received, as: UTF8.self) == "ping 1\nping 2\nping 3\n")
+        }
+    }
+}
