@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // Tests only: the property-based test of the line splitter.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(
@@ -100,7 +102,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ComposeAppTests",
-            dependencies: ["ComposeApp", "ComposeTesting", "ComposeFixture", "ComposeChat"],
+            dependencies: [
+                "ComposeApp", "ComposeTesting", "ComposeFixture", "ComposeChat",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             path: "Tests/ComposeAppTests",
             swiftSettings: strictSettings
         ),

@@ -23,6 +23,7 @@ struct ChatServerComponent: Component {
 extension ChatServerComponent {
     var observers: Void {
         listener += { connection in
+            connection.maximumLineLength = .bytes(settings.maxLineLength)
             hub.connected(connection)
             sessions.add {
                 SessionComponent(connection: connection, hub: hub, idleTimeout: settings.idleTimeout)

@@ -2,11 +2,11 @@ import Foundation
 
 /// Where the daemon listens and how it behaves, from flags or environment:
 ///
-///     ComposeChat --port 7070 --motd motd.txt --idle 300 --room-capacity 32
-///     CHAT_PORT=7070 CHAT_MOTD=motd.txt CHAT_IDLE_SECONDS=300 CHAT_ROOM_CAPACITY=32 ComposeChat
+///     ComposeChat --port 7070 --motd motd.txt --idle 300 --room-capacity 32 --max-line 4096
+///     CHAT_PORT=7070 CHAT_MOTD=motd.txt CHAT_IDLE_SECONDS=300 CHAT_ROOM_CAPACITY=32 CHAT_MAX_LINE=4096 ComposeChat
 ///
 /// A flag wins over its variable; a value that does not parse (or a room
-/// capacity below 1) is ignored.
+/// capacity or line length below 1) is ignored.
 struct ChatSettings {
     var host = "127.0.0.1"
     var port: UInt16 = 7070
@@ -16,6 +16,10 @@ struct ChatSettings {
     var idleTimeout: Duration = .seconds(300)
     /// The most members a room holds; `/join` to a full room is refused.
     var roomCapacity = 32
+    /// The longest line a client may send, in bytes; a longer one
+    /// disconnects the client with a reason (so one client cannot make the
+    /// daemon buffer without bound).
+    var maxLineLength = 4096
 
     static func fromEnvironment(_ arguments: [String] = CommandLine.arguments) -> ChatSettings {
         var settings = ChatSettings()
@@ -24,6 +28,7 @@ struct ChatSettings {
         settings.motdPath = environment["CHAT_MOTD"]
         if let idle = environment["CHAT_IDLE_SECONDS"].flatMap(Double.init) { settings.idleTimeout = .milliseconds(Int(idle * 1000)) }
         if let capacity = environment["CHAT_ROOM_CAPACITY"].flatMap(Int.init), capacity >= 1 { settings.roomCapacity = capacity }
+        if let length = environment["CHAT_MAX_LINE"].flatMap(Int.init), length >= 1 { settings.maxLineLength = length }
         var rest = arguments.dropFirst()
         while let flag = rest.popFirst() {
             let value = rest.popFirst()
@@ -32,6 +37,7 @@ struct ChatSettings {
             case "--motd": settings.motdPath = value
             case "--idle": if let idle = value.flatMap(Double.init) { settings.idleTimeout = .milliseconds(Int(idle * 1000)) }
             case "--room-capacity": if let capacity = value.flatMap(Int.init), capacity >= 1 { settings.roomCapacity = capacity }
+            case "--max-line": if let length = value.flatMap(Int.init), length >= 1 { settings.maxLineLength = length }
             default: break
             }
         }

@@ -56,6 +56,13 @@ extension SessionComponent {
             }
         }
 
+        // A line over the limit: the connection is closing; say why first
+        // (what is written here still goes out before it closes).
+        connection.errors += { error in
+            guard error.kind == .lineTooLong else { return }
+            connection.writeLine("Line too long (more than \(connection.maximumLineLength)). Bye!")
+        }
+
         idle += {
             connection.writeLine("You have been idle for too long. Bye!")
             connection.close()

@@ -179,6 +179,34 @@ import Testing
         #expect(ChatSettings.fromEnvironment(["ComposeChat", "--room-capacity", "many"]).roomCapacity == 32)
     }
 
+    @Test func aLineOverTheLimitDisconnectsItsSenderWithAReasonAndTheRoomTalksOn() throws {
+        let app = TestApp(ChatApp.self)
+        let ada = try member("ada", of: app)
+        let bob = try member("bob", of: app)
+        for peer in [ada, bob] {
+            peer.write("/join lab\n")
+            _ = peer.readLines()
+        }
+        _ = ada.readLines()
+        // 4096 bytes pass; 5,000 without a newline do not.
+        let longest = String(repeating: "a", count: 4096)
+        bob.write(longest + "\n")
+        #expect(ada.readLines() == ["<bob> " + longest])
+        bob.write(String(repeating: "b", count: 5000))
+        #expect(bob.readLines() == ["Line too long (more than 4096 bytes). Bye!"])
+        #expect(bob.isClosedByApp)
+        #expect(ada.readLines() == ["* bob left lab"])
+        ada.write("/who\n")
+        #expect(ada.readLines() == ["Here: ada"])
+        #expect(!ada.isClosedByApp)
+    }
+
+    @Test func theMaximumLineLengthComesFromItsFlag() {
+        #expect(ChatSettings.fromEnvironment(["ComposeChat"]).maxLineLength == 4096)
+        #expect(ChatSettings.fromEnvironment(["ComposeChat", "--max-line", "512"]).maxLineLength == 512)
+        #expect(ChatSettings.fromEnvironment(["ComposeChat", "--max-line", "0"]).maxLineLength == 4096)
+    }
+
     // MARK: Commands and reloads
 
     @Test func anUnknownCommandInARoomGetsTheRoomsCommandsAndIsNotSaid() throws {

@@ -20,6 +20,12 @@ internal import CLibUV
 /// is still sent, before ``didEnd``. Reading keeps the app running until end
 /// of input.
 ///
+/// A line longer than ``maximumLineLength`` (64 KiB by default) is not
+/// sent: a ``LoopError/Code/lineTooLong`` error is logged and sent on
+/// ``errors``, the rest of that line is read and dropped up to its newline,
+/// and reading goes on with the next line. So at most the limit plus one
+/// read is buffered, whatever the input.
+///
 /// In a test context (`TestApp`) it reads what the test writes
 /// (`app.standardInput.write("status\n")`, `app.standardInput.close()`)
 /// instead of file descriptor 0, split into lines the same way.
@@ -29,7 +35,8 @@ public final class StandardInput: EmitterProtocol, LoopResource {
     public let emitter = Emitter<String>()
     /// Sent once at end of input.
     public let didEnd = SignalEmitter()
-    /// Sent when reading fails.
+    /// Sent when reading fails (reading then stops), and for each line
+    /// longer than ``maximumLineLength`` (reading goes on).
     public let errors = Emitter<LoopError>()
 
     private let fd: Int32
@@ -37,7 +44,12 @@ public final class StandardInput: EmitterProtocol, LoopResource {
     private var file: FileReader?
     /// In a test context: reading the test's standard input.
     private var simulated: SimulatedStandardInput.Reader?
-    private var lines = LineBuffer()
+    private var lines: LineBuffer
+    /// The longest line sent (see ``LineLengthLimit``); a longer one is
+    /// reported on ``errors`` and skipped.
+    public var maximumLineLength: LineLengthLimit {
+        didSet { lines.limit = maximumLineLength.bytes }
+    }
     /// Whether it starts when its component appears.
     public let startsWithComponent: Bool
     /// Whether end of input was reached.
@@ -47,9 +59,21 @@ public final class StandardInput: EmitterProtocol, LoopResource {
     public var offeredEmitters: [any EmitterProtocol] { [emitter, didEnd, errors] }
 
     /// Reads file descriptor 0 (or `fd`).
-    public init(fileDescriptor fd: Int32 = 0, startsWithComponent: Bool = true) {
+    ///
+    /// - Parameters:
+    ///   - fd: The file descriptor to read.
+    ///   - maximumLineLength: The longest line sent; 64 KiB unless given.
+    ///   - startsWithComponent: Whether reading starts when its component
+    ///     appears.
+    public init(
+        fileDescriptor fd: Int32 = 0,
+        maximumLineLength: LineLengthLimit = .default,
+        startsWithComponent: Bool = true
+    ) {
         self.fd = fd
+        self.maximumLineLength = maximumLineLength
         self.startsWithComponent = startsWithComponent
+        lines = LineBuffer(limit: maximumLineLength)
     }
 
     isolated deinit {
@@ -105,7 +129,16 @@ public final class StandardInput: EmitterProtocol, LoopResource {
             didEnd.send()
             return
         }
-        for line in lines.append(bytes) { emitter.send(line) }
+        for piece in lines.append(bytes) {
+            switch piece {
+            case .line(let line):
+                emitter.send(line)
+            case .tooLong:
+                let error = LoopError.lineTooLong("StandardInput", limit: maximumLineLength.bytes ?? 0, context: "file descriptor \(fd)")
+                logger.warning("StandardInput: \(error)")
+                errors.send(error)
+            }
+        }
     }
 
     private func failed(_ error: LoopError) {

@@ -80,6 +80,11 @@ extension LoopError {
         /// `TCPConnection.closeFlushTimeout` of its closing; the connection
         /// was closed.
         case sendQueueExceeded
+        /// Not a libuv error: a line received was longer than the
+        /// resource's maximum line length (``LineLengthLimit``); the error
+        /// names the resource and the limit. ``LoopError/code`` is
+        /// `EMSGSIZE`.
+        case lineTooLong
         /// Any other libuv error, with libuv's (negative) error code as in
         /// ``LoopError/code``; ``LoopError/name`` names it.
         case other(Int32)
@@ -143,6 +148,7 @@ extension LoopError {
             case .notDirectory: "notDirectory"
             case .noEventLoop: "noEventLoop"
             case .sendQueueExceeded: "sendQueueExceeded"
+            case .lineTooLong: "lineTooLong"
             case .other(let code): "other(\(code))"
             }
         }

@@ -66,13 +66,27 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
         )
     }
 
-    private init(operation: String, code: Int32, kind: Code, name: String, message: String) {
+    /// A line read by `operation` (e.g. `TCPConnection.lines`) was longer
+    /// than `limit` bytes (see ``Code/lineTooLong``); `context` names the
+    /// resource (a peer's address, a child's executable).
+    static func lineTooLong(_ operation: String, limit: Int, context: String?) -> LoopError {
+        LoopError(
+            operation: operation,
+            code: UV_EMSGSIZE.rawValue,
+            kind: .lineTooLong,
+            name: "EMSGSIZE",
+            message: "a line is longer than the maximum line length of \(limit) bytes: end lines with \\n sooner, or raise the resource's maximumLineLength",
+            context: context
+        )
+    }
+
+    private init(operation: String, code: Int32, kind: Code, name: String, message: String, context: String? = nil) {
         self.operation = operation
         self.code = code
         self.kind = kind
         self.name = name
         self.message = message
-        self.context = nil
+        self.context = context
     }
 
     public var description: String {

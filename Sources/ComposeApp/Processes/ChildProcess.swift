@@ -36,7 +36,9 @@ import Glibc
 /// keeps a pipe open, what is buffered is read 200 ms after the exit, the
 /// pipe is closed and ``didExit`` is sent; later output of the descendant is
 /// not read.) The relative order of ``output`` and ``errorOutput`` lines is
-/// not preserved: they are separate pipes.
+/// not preserved: they are separate pipes. A line longer than
+/// ``maximumLineLength`` (64 KiB by default) is reported on ``errors`` and
+/// skipped.
 ///
 /// **Standard input.** Made with `acceptsInput: true`, the child reads a
 /// pipe that ``write(_:)-(String)`` feeds and ``closeInput()`` ends (after
@@ -90,6 +92,21 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
     public let acceptsInput: Bool
     /// How long ``terminate()`` waits after `SIGTERM` before `SIGKILL`.
     public var terminationGracePeriod: Duration = .seconds(2)
+    /// The longest line ``output`` and ``errorOutput`` accept (64 KiB
+    /// unless set; see ``LineLengthLimit``).
+    ///
+    /// A longer line is not sent: a ``LoopError/Code/lineTooLong`` error
+    /// (naming the executable, the stream and the limit) is logged and sent
+    /// on ``errors``, the rest of the line is read and dropped up to its
+    /// newline, and the lines after it are sent as usual; the child goes on
+    /// running. So at most the limit plus one read is buffered per pipe,
+    /// whatever the child writes.
+    public var maximumLineLength: LineLengthLimit = .default {
+        didSet {
+            outputLines.limit = maximumLineLength.bytes
+            errorLines.limit = maximumLineLength.bytes
+        }
+    }
 
     /// The process ID of the child last started (kept after it exits), or
     /// `nil` before the first ``start()``.
@@ -239,8 +256,8 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
         self.errorPipe = errorPipe
         self.inputPipe = inputPipe
         self.loop = loop
-        outputLines = LineBuffer()
-        errorLines = LineBuffer()
+        outputLines = LineBuffer(limit: maximumLineLength)
+        errorLines = LineBuffer(limit: maximumLineLength)
         pid = process.pid
         phase = .running
         retainedWhileRunning = self
@@ -358,9 +375,20 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
         }
         switch stream {
         case .output:
-            for line in outputLines.append(bytes) { output.send(line) }
+            for piece in outputLines.append(bytes) { deliver(piece, to: output, name: "output") }
         case .error:
-            for line in errorLines.append(bytes) { errorOutput.send(line) }
+            for piece in errorLines.append(bytes) { deliver(piece, to: errorOutput, name: "errorOutput") }
+        }
+    }
+
+    /// Sends a line, or reports a line over ``maximumLineLength`` (which is
+    /// skipped: see the property).
+    private func deliver(_ piece: LineBuffer.Piece, to lines: Emitter<String>, name: String) {
+        switch piece {
+        case .line(let line):
+            lines.send(line)
+        case .tooLong:
+            report(.lineTooLong("ChildProcess.\(name)", limit: maximumLineLength.bytes ?? 0, context: executable))
         }
     }
 
@@ -498,8 +526,8 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
             self?.simulatedExited(termination)
         }
         simulated = run
-        outputLines = LineBuffer()
-        errorLines = LineBuffer()
+        outputLines = LineBuffer(limit: maximumLineLength)
+        errorLines = LineBuffer(limit: maximumLineLength)
         pid = run.pid
         phase = .running
         retainedWhileRunning = self

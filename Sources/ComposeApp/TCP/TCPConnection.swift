@@ -149,12 +149,41 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
 
     /// Each line received (UTF-8, without `\n` or `\r\n`); a final line
     /// without a newline is sent when the peer ends its side.
+    ///
+    /// A line longer than ``maximumLineLength`` closes the connection: the
+    /// lines before it are sent, then reading stops, a
+    /// ``LoopError/Code/lineTooLong`` error (naming the peer and the limit)
+    /// is logged and sent on ``errors``, and the connection closes (after
+    /// writing out its queue) with ``CloseReason/failed(_:)``. At most the
+    /// limit plus one read is ever buffered for a line.
     public var lines: Emitter<String> {
         if let lineSplitter { return lineSplitter.lines }
-        let splitter = LineSplitter()
+        let splitter = LineSplitter(limit: maximumLineLength) { [weak self] in self?.lineTooLong() }
         lineSplitter = splitter
         emitter += { bytes in splitter.feed(bytes) }
         return splitter.lines
+    }
+
+    /// The longest line ``lines`` accepts (64 KiB unless set; see
+    /// ``LineLengthLimit``). Takes effect for the bytes received next.
+    ///
+    /// ```swift
+    /// connection.maximumLineLength = 4096
+    /// ```
+    public var maximumLineLength: LineLengthLimit = .default {
+        didSet { lineSplitter?.limit = maximumLineLength }
+    }
+
+    /// A line was longer than ``maximumLineLength``: logged once, sent on
+    /// ``errors``, then the connection closes.
+    private func lineTooLong() {
+        guard isOpen, !closeAfterFlush else { return }
+        let error = LoopError.lineTooLong("TCPConnection.lines", limit: maximumLineLength.bytes ?? 0, context: remoteAddress)
+        logger.warning("TCP connection \(remoteAddress): \(error)")
+        closeReason = .failed(error)
+        pauseReading()
+        errors.send(error)
+        close()
     }
 
     // MARK: Reading
@@ -453,15 +482,32 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     }
 }
 
-/// Turns received chunks into lines for ``TCPConnection/lines``.
+/// Turns received chunks into lines for ``TCPConnection/lines``; stops at
+/// the first line over the limit and reports it.
 @MainActor
 private final class LineSplitter {
     let lines = Emitter<String>()
-    private var buffer = LineBuffer()
+    private var buffer: LineBuffer
+    private let tooLong: @MainActor () -> Void
+
+    init(limit: LineLengthLimit, tooLong: @escaping @MainActor () -> Void) {
+        buffer = LineBuffer(limit: limit, overflow: .stop)
+        self.tooLong = tooLong
+    }
+
+    var limit: LineLengthLimit {
+        get { buffer.limit.map { .bytes($0) } ?? .unlimited }
+        set { buffer.limit = newValue.bytes }
+    }
 
     func feed(_ bytes: ByteChunk) {
-        let complete = bytes.withUnsafeBytes { buffer.append($0) }
-        for line in complete { lines.send(line) }
+        let pieces = bytes.withUnsafeBytes { buffer.append($0) }
+        for piece in pieces {
+            switch piece {
+            case .line(let line): lines.send(line)
+            case .tooLong: tooLong()
+            }
+        }
     }
 
     func finish() {
