@@ -27,10 +27,11 @@ final class ChatHub {
         members[ObjectIdentifier(connection)] = Member(connection: connection)
     }
 
-    func disconnected(_ connection: TCPConnection) {
+    /// `note` is added to what the room is told (why the member left).
+    func disconnected(_ connection: TCPConnection, note: String = "") {
         let id = ObjectIdentifier(connection)
         if let member = members[id], let room = member.room, let name = member.name {
-            broadcast("* \(name) left \(room)", in: room, except: connection)
+            broadcast("* \(name) left \(room)\(note)", in: room, except: connection)
         }
         members[id] = nil
     }

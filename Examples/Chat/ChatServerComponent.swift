@@ -24,14 +24,21 @@ extension ChatServerComponent {
     var observers: Void {
         listener += { connection in
             connection.maximumLineLength = .bytes(settings.maxLineLength)
+            connection.maximumQueuedBytes = settings.sendQueueLimit
             hub.connected(connection)
             sessions.add {
                 SessionComponent(connection: connection, hub: hub, idleTimeout: settings.idleTimeout)
             }
         }
 
-        sessions.forward(\.connection.didClose) += { id, _ in
-            if let connection = sessions[id]?.connection { hub.disconnected(connection) }
+        sessions.forward(\.connection.didClose) += { id, reason in
+            if let connection = sessions[id]?.connection {
+                var note = ""
+                if case .failed(let error) = reason, error.kind == .sendQueueExceeded {
+                    note = " (too far behind: not reading)"
+                }
+                hub.disconnected(connection, note: note)
+            }
             sessions.remove(id)
         }
 

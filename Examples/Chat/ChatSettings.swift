@@ -2,11 +2,11 @@ import Foundation
 
 /// Where the daemon listens and how it behaves, from flags or environment:
 ///
-///     ComposeChat --port 7070 --motd motd.txt --idle 300 --room-capacity 32 --max-line 4096
-///     CHAT_PORT=7070 CHAT_MOTD=motd.txt CHAT_IDLE_SECONDS=300 CHAT_ROOM_CAPACITY=32 CHAT_MAX_LINE=4096 ComposeChat
+///     ComposeChat --port 7070 --motd motd.txt --idle 300 --room-capacity 32 --max-line 4096 --send-queue 262144
+///     CHAT_PORT=7070 CHAT_MOTD=motd.txt CHAT_IDLE_SECONDS=300 CHAT_ROOM_CAPACITY=32 CHAT_MAX_LINE=4096 CHAT_SEND_QUEUE=262144 ComposeChat
 ///
 /// A flag wins over its variable; a value that does not parse (or a room
-/// capacity or line length below 1) is ignored.
+/// capacity, line length or send queue below 1) is ignored.
 struct ChatSettings {
     var host = "127.0.0.1"
     var port: UInt16 = 7070
@@ -20,6 +20,10 @@ struct ChatSettings {
     /// disconnects the client with a reason (so one client cannot make the
     /// daemon buffer without bound).
     var maxLineLength = 4096
+    /// The most bytes that may wait for a client that does not read what
+    /// the room says; past it the client is disconnected and the room told
+    /// why (so one client cannot make the daemon buffer without bound).
+    var sendQueueLimit = 256 * 1024
 
     static func fromEnvironment(_ arguments: [String] = CommandLine.arguments) -> ChatSettings {
         var settings = ChatSettings()
@@ -29,6 +33,7 @@ struct ChatSettings {
         if let idle = environment["CHAT_IDLE_SECONDS"].flatMap(Double.init) { settings.idleTimeout = .milliseconds(Int(idle * 1000)) }
         if let capacity = environment["CHAT_ROOM_CAPACITY"].flatMap(Int.init), capacity >= 1 { settings.roomCapacity = capacity }
         if let length = environment["CHAT_MAX_LINE"].flatMap(Int.init), length >= 1 { settings.maxLineLength = length }
+        if let limit = environment["CHAT_SEND_QUEUE"].flatMap(Int.init), limit >= 1 { settings.sendQueueLimit = limit }
         var rest = arguments.dropFirst()
         while let flag = rest.popFirst() {
             let value = rest.popFirst()
@@ -38,6 +43,7 @@ struct ChatSettings {
             case "--idle": if let idle = value.flatMap(Double.init) { settings.idleTimeout = .milliseconds(Int(idle * 1000)) }
             case "--room-capacity": if let capacity = value.flatMap(Int.init), capacity >= 1 { settings.roomCapacity = capacity }
             case "--max-line": if let length = value.flatMap(Int.init), length >= 1 { settings.maxLineLength = length }
+            case "--send-queue": if let limit = value.flatMap(Int.init), limit >= 1 { settings.sendQueueLimit = limit }
             default: break
             }
         }

@@ -255,4 +255,43 @@ import Testing
         other.write("ada\n")
         #expect(other.readLines() == ["ada is taken. Another name?"])
     }
+
+    @Test func aMemberWhoNeverReadsIsCutOffWithAReasonAndTheRoomGoesOn() throws {
+        let app = TestApp(ChatApp.self)
+        let ada = try member("ada", of: app)
+        let carl = try member("carl", of: app)
+        for peer in [ada, carl] {
+            peer.write("/join lab\n")
+            _ = peer.readLines()
+        }
+        _ = ada.readLines()
+        carl.stopReading(window: 16 * 1024)
+
+        // 20,000 messages in one go: far more than carl's 256 KiB queue.
+        ada.write(String(repeating: "can you hear me?\n", count: 20_000))
+        #expect(carl.isClosedByApp)
+        #expect(ada.readLines() == ["* carl left lab (too far behind: not reading)"])
+        ada.write("/who\n")
+        #expect(ada.readLines() == ["Here: ada"])
+        #expect(app.diagnostics.isEmpty)
+    }
+
+    @Test func sigtermWithAMemberWhoDoesNotReadStillExits0InTwoSeconds() throws {
+        let app = TestApp(ChatApp.self)
+        let ada = try member("ada", of: app)
+        let carl = try member("carl", of: app)
+        for peer in [ada, carl] {
+            peer.write("/join lab\n")
+            _ = peer.readLines()
+        }
+        carl.stopReading(window: 16 * 1024)
+        ada.write(String(repeating: "still there?\n", count: 5_000))   // ~100 KiB for carl, under the limit
+        #expect(!carl.isClosedByApp)
+
+        app.send(.terminate)
+        app.runUntilExit()
+        #expect(app.exitStatus == 0)                // not the deadline's 3
+        #expect(app.now <= .seconds(2))             // TCPConnection.closeFlushTimeout
+        #expect(ada.readLines().last == "The server is shutting down. Goodbye!")
+    }
 }
