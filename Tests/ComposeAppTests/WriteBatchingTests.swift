@@ -56,3 +56,54 @@ final class WriteJournal {
         }
     }
 }
+
+/// Reads everything its clients send and throws it away; counts timer
+/// ticks meanwhile.
+struct Sink: Component {
+    let listener = TCPServer(port: 0)
+    let clients = InstanceComponent<Discard>()
+    var observers: Void {
+        listener += { connection in clients.add { Discard(connection: connection) } }
+        clients.forward(\.connection.didClose) += { id, _ in clients.remove(id) }
+    }
+}
+
+struct Discard: Component {
+    let connection: TCPConnection
+    var observers: Void {
+        connection += { _ in }
+    }
+}
+
+@MainActor
+@Suite(.serialized, .liveLoop) struct ReadBudgetTests {
+    @Test func aFloodingStreamDeliversAtMostItsBudgetPerTurnAndEverythingArrives() throws {
+        // A small budget, so the kernel has more than it ready per turn.
+        let budget = LoopDriver.readBudgetPerTurn
+        LoopDriver.readBudgetPerTurn = 16 * 1024
+        let tree = ComponentTree(Sink())
+        tree.activate()
+        defer { tree.destroy(); LoopDriver.settle(); LoopDriver.readBudgetPerTurn = budget }
+        let sink = try #require(tree.root.value(as: Sink.self))
+        let client = ClientProbe(port: sink.listener.port)
+        #expect(LoopDriver.run(until: { client.connection != nil && sink.clients.count == 1 }))
+        let received = Counter()
+        sink.clients.forward(\.connection.received) += { _, chunk in received.value += chunk.count }
+        // 32 MiB as fast as the client can: the server reads in budgets.
+        let chunk = [UInt8](repeating: 1, count: 256 * 1024)
+        let flood = 128
+        var sent = 0
+        #expect(LoopDriver.run(until: {
+            while sent < flood, let connection = client.connection, !connection.isFull {
+                connection.write(chunk)
+                sent += 1
+            }
+            return received.value >= flood * chunk.count
+        }, timeout: .seconds(60)))
+        #expect(received.value == flood * chunk.count)
+        let largest = LoopDriver.largestReadInTurn
+        #expect(largest > 0)
+        // At most one read past the budget (a read takes what is there).
+        #expect(largest <= 16 * 1024 + 256 * 1024, "\(largest) bytes in one turn")
+    }
+}

@@ -25,7 +25,10 @@ extension EventLoop {
         do {
             let before = try TurnHandle(loop: self, phase: .beforePoll)
             let after = try TurnHandle(loop: self, phase: .afterPoll)
-            before.start { [unowned self] in finishTurn() }
+            before.start { [unowned self] in
+                finishTurn()
+                beginTurn()
+            }
             after.start { [unowned self] in finishTurn() }
             turnHandles = (before, after)
         } catch {
@@ -44,9 +47,29 @@ extension EventLoop {
         }
     }
 
+    /// Reads again from the streams the read budget paused: the loop is
+    /// about to wait, and their data is already there.
+    private func beginTurn() {
+        turn &+= 1
+        guard !pausedByBudget.isEmpty else { return }
+        let paused = pausedByBudget
+        pausedByBudget.removeAll(keepingCapacity: true)
+        turnHandles?.before.keepsLoopAlive = false
+        for stream in paused { stream.resumeAfterBudget() }
+    }
+
+    /// Reads from `stream` again at the start of the next turn. Until
+    /// then the loop stays alive: a stream that stopped reading no longer
+    /// counts as active, and it may be the only one.
+    func resumeNextTurn(_ stream: StreamHandle) {
+        if pausedByBudget.isEmpty { turnHandles?.before.keepsLoopAlive = true }
+        pausedByBudget.append(stream)
+    }
+
     /// Closes the turn handles (the loop is torn down).
     func closeTurnHandles() {
         finishTurn()
+        pausedByBudget = []
         turnHandles?.before.close()
         turnHandles?.after.close()
         turnHandles = nil

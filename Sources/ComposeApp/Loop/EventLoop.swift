@@ -35,6 +35,16 @@ final class EventLoop {
     var turnHandles: (before: TurnHandle, after: TurnHandle)?
     /// What finishes at the end of the current turn.
     var endOfTurnWork: [any EndOfTurnWork] = []
+    /// The loop turn: counted up each time the loop is about to wait.
+    var turn = 0
+    /// The most bytes one stream delivers in one turn before it waits for
+    /// the next (1 MiB): one flooding stream cannot hold the loop.
+    var readBudgetPerTurn = 1 << 20
+    /// Streams the read budget paused, to read again next turn.
+    var pausedByBudget: [StreamHandle] = []
+    /// The most bytes one stream delivered in one turn so far (for tests
+    /// of the read budget).
+    var largestReadInTurn = 0
     /// How many write requests its streams made (`uv_try_write` and
     /// `uv_write` calls, each at most one `write`/`writev` system call
     /// when the socket takes the bytes), for tests of write batching.

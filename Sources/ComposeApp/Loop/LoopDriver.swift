@@ -64,6 +64,18 @@ public enum LoopDriver {
         AppContext.current?.eventLoop?.writeCalls ?? 0
     }
 
+    /// The most bytes one stream of the running context's loop delivered
+    /// in one loop turn so far.
+    public static var largestReadInTurn: Int {
+        AppContext.current?.eventLoop?.largestReadInTurn ?? 0
+    }
+
+    /// The read budget of the running context's loop, per stream and turn.
+    public static var readBudgetPerTurn: Int {
+        get { AppContext.current?.eventLoop?.readBudgetPerTurn ?? 0 }
+        set { AppContext.current?.eventLoop?.readBudgetPerTurn = newValue }
+    }
+
     /// How many handles are open (not closing) on the loop.
     public static var openHandleCount: Int {
         AppContext.current?.eventLoop?.openHandleCount ?? 0

@@ -37,6 +37,13 @@ class StreamHandle: LoopHandle {
     /// A ``shutdown()`` finished (with an error if it failed).
     final var onShutdown: (@MainActor (LoopError?) -> Void)?
 
+    /// Whether the owner wants to read (``startReading()`` until
+    /// ``stopReading()``), whether or not the read budget paused it.
+    private final var wantsToRead = false
+    /// Bytes delivered in the loop turn ``budgetTurn``.
+    private final var readThisTurn = 0
+    private final var budgetTurn = 0
+
     /// A `uv_pipe_t`, for a child process's standard input, output or error.
     convenience init(loop: EventLoop) throws(LoopError) {
         try self.init(loop: loop, size: MemoryLayout<uv_pipe_t>.size, operation: "uv_pipe_init") { raw in
@@ -77,13 +84,43 @@ class StreamHandle: LoopHandle {
     final func startReading() throws(LoopError) {
         assertOnLoopThread()
         guard !isClosing else { return }
+        wantsToRead = true
         try LoopError.check(uv_read_start(stream, streamHandleAllocate, streamHandleRead), "uv_read_start")
     }
 
     final func stopReading() {
         assertOnLoopThread()
         guard !isClosing else { return }
+        wantsToRead = false
         uv_read_stop(stream)
+    }
+
+    // MARK: Fairness
+
+    /// Counts `count` bytes against this turn's read budget
+    /// (``EventLoop/readBudgetPerTurn``); past it, stops reading until the
+    /// next turn, so one flooding stream cannot hold the loop: timers,
+    /// signals and other streams are served in between.
+    final func spendReadBudget(_ count: Int) {
+        if budgetTurn != loop.turn {
+            budgetTurn = loop.turn
+            readThisTurn = 0
+        }
+        readThisTurn &+= count
+        if readThisTurn > loop.largestReadInTurn { loop.largestReadInTurn = readThisTurn }
+        guard readThisTurn >= loop.readBudgetPerTurn, wantsToRead, !isClosing else { return }
+        uv_read_stop(stream)
+        loop.resumeNextTurn(self)
+    }
+
+    /// Reads again after the budget paused it, unless the owner stopped
+    /// reading meanwhile.
+    final func resumeAfterBudget() {
+        guard wantsToRead, !isClosing else { return }
+        if uv_read_start(stream, streamHandleAllocate, streamHandleRead) < 0 {
+            // Left for the next read to report; nothing to resume.
+            wantsToRead = false
+        }
     }
 
     // MARK: Writing
@@ -147,6 +184,7 @@ private func streamHandleRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ co
     LoopHandle.dispatch(compose_uv_handle(stream), as: StreamHandle.self, (chunk, count)) { owner, read in
         let (chunk, count) = read
         if let chunk {
+            owner.spendReadBudget(count)
             owner.onRead?(chunk)
         } else if count == Int(UV_EOF.rawValue) {
             owner.onEnd?(nil)

@@ -120,7 +120,9 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     private var awaitsEndOfTurn = false
     private var isReading = false
     private var wantsReading = false
-    private var isFull = false
+    /// Whether the queue reached ``highWaterMark`` and has not drained to
+    /// ``lowWaterMark`` yet: writes should wait for ``drained``.
+    public private(set) var isFull = false
     private var closeAfterFlush = false
     private var writeIsShut = false
     private var closeReason: CloseReason?
