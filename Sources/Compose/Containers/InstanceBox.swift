@@ -5,13 +5,16 @@
 /// for its ``ComponentNode/children``), so adding, finding and removing an
 /// instance never scans the others.
 @MainActor
+@usableFromInline
 final class InstanceBox<Content: Component>: ContainerBox<InstanceID>, NodeBehavior {
+    @usableFromInline
     struct Instance {
-        let id: InstanceID
-        let component: Content
-        let node: ComponentNode
+        @usableFromInline let id: InstanceID
+        @usableFromInline let component: Content
+        @usableFromInline let node: ComponentNode
     }
 
+    @usableFromInline
     private(set) var instances = InstanceSlots<Instance>()
     private var nextID: UInt64 = 1
     /// Set when the container's node took over the instance nodes.
@@ -59,6 +62,7 @@ final class InstanceBox<Content: Component>: ContainerBox<InstanceID>, NodeBehav
         container?.tree?.refreshFocus()
     }
 
+    @inlinable
     func instance(for id: InstanceID) -> Content? {
         instances.value(for: id)?.component
     }
@@ -129,8 +133,4 @@ final class InstanceBox<Content: Component>: ContainerBox<InstanceID>, NodeBehav
         let output: Any
         let connect: @MainActor (Instance) -> Void
     }
-}
-
-extension InstanceBox.Instance: CustomStringConvertible {
-    var description: String { id.description }
 }

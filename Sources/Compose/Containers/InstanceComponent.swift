@@ -28,7 +28,7 @@
 @MainActor
 @dynamicMemberLookup
 public struct InstanceComponent<Content: Component>: Component {
-    let box = InstanceBox<Content>()
+    @usableFromInline let box = InstanceBox<Content>()
 
     public init() {}
 
@@ -50,11 +50,13 @@ public struct InstanceComponent<Content: Component>: Component {
     }
 
     /// The instance with `id`, if it is alive. O(1).
+    @inlinable
     public func instance(for id: InstanceID) -> Content? {
         box.instance(for: id)
     }
 
     /// The instance with `id`, if it is alive. O(1).
+    @inlinable
     public subscript(id: InstanceID) -> Content? {
         box.instance(for: id)
     }
@@ -63,6 +65,7 @@ public struct InstanceComponent<Content: Component>: Component {
     public var ids: [InstanceID] { box.instances.map(\.id) }
 
     /// How many instances are alive.
+    @inlinable
     public var count: Int { box.instances.count }
 
     /// Sent with the id of each added instance, after it is bound.
@@ -94,6 +97,7 @@ extension InstanceComponent: @MainActor Sequence {
     ///     members.remove(id)
     /// }
     /// ```
+    @inlinable
     public func makeIterator() -> Iterator {
         Iterator(base: box.instances.makeIterator())
     }
@@ -103,8 +107,14 @@ extension InstanceComponent: @MainActor Sequence {
 
     /// Walks the live instances of an ``InstanceComponent``, oldest first.
     public struct Iterator: @MainActor IteratorProtocol {
-        var base: InstanceSlots<InstanceBox<Content>.Instance>.Iterator
+        @usableFromInline var base: InstanceSlots<InstanceBox<Content>.Instance>.Iterator
 
+        @inlinable
+        init(base: InstanceSlots<InstanceBox<Content>.Instance>.Iterator) {
+            self.base = base
+        }
+
+        @inlinable
         public mutating func next() -> (id: InstanceID, component: Content)? {
             guard let entry = base.next() else { return nil }
             return (id: entry.id, component: entry.value.component)
