@@ -19,8 +19,9 @@ print("  - TCP echo: \(EchoBenchmarks.rounds) rounds per load (servers in rotati
 print()
 
 // `ComposeBenchmarks emitters routing echo ...` runs only the sections
-// named (emitters, bind, routing, timer, startup, echo); none: all of them.
-let sections = ["emitters", "bind", "routing", "timer", "startup", "echo"]
+// named (emitters, bind, routing, instances, timer, startup, echo); none:
+// all of them.
+let sections = ["emitters", "bind", "routing", "instances", "timer", "startup", "echo"]
 let selected = Set(CommandLine.arguments.dropFirst())
 if let unknown = selected.subtracting(sections).first {
     FileHandle.standardError.write(Data("unknown section \(unknown); sections: \(sections.joined(separator: ", "))\n".utf8))
@@ -143,6 +144,43 @@ if runs("routing") {
     print("A RouterComponent with two routes of 111 components each (`Branch2`), next to")
     print("plain sibling subtrees that make up the rest of the tree; both trees are bound")
     print("and active. Each replace deactivates one route and activates the other.")
+    print()
+}
+
+// 4b. InstanceComponent with 10,000 instances against a plain dictionary.
+if runs("instances") {
+    progress("instances")
+    let result = InstanceBenchmarks.run(sink: sink)
+    let count = Format.count(result.instances)
+    var instanceTable = Table("operation (\(count) instances)", "InstanceComponent ns/op", "[InstanceID: T] ns/op", "InstanceComponent/dictionary")
+    let lookupRatio = result.lookup / result.lookupDictionary
+    let iterateRatio = result.iterate / result.iterateDictionary
+    instanceTable.add("lookup by id (subscript)", Format.ns(result.lookup), Format.ns(result.lookupDictionary), Format.ratio(lookupRatio))
+    instanceTable.add("full iteration (per instance)", Format.ns(result.iterate), Format.ns(result.iterateDictionary), Format.ratio(iterateRatio))
+    instanceTable.add("remove oldest + add", Format.ns(result.removeAdd), Format.ns(result.removeAddDictionary), Format.ratio(result.removeAdd / result.removeAddDictionary))
+    instanceTable.add("remove oldest + add, \(Format.count(result.smallInstances)) instances", Format.ns(result.removeAddSmall), Format.none, Format.none)
+    let growth = result.removeAdd / result.removeAddSmall
+    targets.append(Target(
+        description: "InstanceComponent lookup by id with \(count) instances ≤ 3x a dictionary",
+        measured: Format.ratio(lookupRatio), passed: lookupRatio <= 3
+    ))
+    targets.append(Target(
+        description: "InstanceComponent iteration with \(count) instances ≤ 3x a dictionary (per instance)",
+        measured: Format.ratio(iterateRatio), passed: iterateRatio <= 3
+    ))
+    targets.append(Target(
+        description: "InstanceComponent remove + add with \(count) instances ≤ 1.5x with \(Format.count(result.smallInstances))",
+        measured: Format.ratio(growth), passed: growth <= 1.5
+    ))
+    print("## InstanceComponent")
+    print()
+    print(instanceTable.markdown)
+    print()
+    print("A bound, active InstanceComponent of \(count) small components (an Int and an")
+    print("emitter each) next to a `[InstanceID: T]` holding the same values. Lookups visit")
+    print("the ids in a scattered order; remove + add drops the oldest instance and adds a")
+    print("new one (binding and destroying a component node, which the dictionary does not,")
+    print("hence the last row: the cost must not grow with the number of instances).")
     print()
 }
 

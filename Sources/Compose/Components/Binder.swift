@@ -50,7 +50,7 @@ enum Binder {
                 }
             }
             for field in layout.children {
-                node.children.append(bindChild(field.type, at: raw.baseAddress! + field.offset, storage: storage, label: field.label, parent: node, tree: tree))
+                node.ownChildren.append(bindChild(field.type, at: raw.baseAddress! + field.offset, storage: storage, label: field.label, parent: node, tree: tree))
             }
             node.ownedBoxes.forEach { box in
                 if box.owner === node { box.didBindChildren(of: node) }

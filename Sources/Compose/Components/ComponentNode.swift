@@ -21,7 +21,14 @@ public final class ComponentNode {
     private unowned(unsafe) var parentNode: ComponentNode?
     /// The child components, in declaration order (for containers, the
     /// instances that exist now).
-    public internal(set) var children: [ComponentNode] = []
+    public var children: [ComponentNode] {
+        behavior?.children(of: self) ?? ownChildren
+    }
+    /// The children this node keeps itself: its stored child components, a
+    /// single-instance container's instance. An `InstanceComponent` keeps
+    /// its instances in its box instead (so that removing one is O(1)) and
+    /// answers ``children`` through its ``NodeBehavior``.
+    var ownChildren: [ComponentNode] = []
     /// The tree this node belongs to.
     public private(set) weak var tree: ComponentTree?
     /// The app this node belongs to (its tree's context).
@@ -93,7 +100,7 @@ public final class ComponentNode {
     /// The children that are active while this node is active: all of them
     /// for a plain component; routers narrow this to their stack.
     public var activeChildren: [ComponentNode] {
-        behavior?.activeChildren(of: self) ?? children
+        behavior?.activeChildren(of: self) ?? ownChildren
     }
 
     /// Whether this node is the deepest focused component of its tree.
@@ -156,11 +163,24 @@ public final class ComponentNode {
         for subscription in cancelled { subscription.cancel() }
     }
 
-    /// Takes `child` out of this node's children (a container dropping an
-    /// instance); it no longer has a parent.
+    /// The child labelled `label`, if any. O(1) for an `InstanceComponent`'s
+    /// instances (labelled with their ids), a scan of the children otherwise.
+    func child(labelled label: some StringProtocol) -> ComponentNode? {
+        if let behavior { return behavior.child(labelled: String(label), of: self) }
+        return ownChildren.first { $0.label == label }
+    }
+
+    /// Takes `child` out of this node's own children (a container dropping
+    /// its instance); it no longer has a parent.
     func removeChild(_ child: ComponentNode) {
-        children.removeAll { $0 === child }
+        ownChildren.removeAll { $0 === child }
         child.parentNode = nil
+    }
+
+    /// Forgets this node's parent: a container that keeps its children
+    /// itself (``NodeBehavior/children(of:)``) dropped it.
+    func detachFromParent() {
+        parentNode = nil
     }
 
     // MARK: Destruction
@@ -201,6 +221,11 @@ struct LifecycleEmitters {
 /// and which one is focused.
 @MainActor
 protocol NodeBehavior: AnyObject {
+    /// The node's children when the behavior keeps them itself, or `nil`
+    /// for the node's own (``ComponentNode/ownChildren``).
+    func children(of node: ComponentNode) -> [ComponentNode]?
+    /// The child of `node` labelled `label`.
+    func child(labelled label: String, of node: ComponentNode) -> ComponentNode?
     func activeChildren(of node: ComponentNode) -> [ComponentNode]
     func focusedChild(of node: ComponentNode) -> ComponentNode?
     /// Why `node` cannot be routed to right now (a dynamic component that
@@ -215,6 +240,10 @@ protocol NodeBehavior: AnyObject {
 }
 
 extension NodeBehavior {
+    func children(of node: ComponentNode) -> [ComponentNode]? { nil }
+    func child(labelled label: String, of node: ComponentNode) -> ComponentNode? {
+        node.children.first { $0.label == label }
+    }
     func routingRefusal(of node: ComponentNode) -> String? { nil }
     func nodeDidActivate(_ node: ComponentNode) {}
     func nodeDidDeactivate(_ node: ComponentNode) {}

@@ -193,7 +193,7 @@ public final class ComponentTree {
         if labels.first == root.label { labels.removeFirst() }
         var current = root
         for label in labels {
-            guard let next = current.children.first(where: { $0.label == label }) else { return nil }
+            guard let next = current.child(labelled: label) else { return nil }
             current = next
         }
         return current

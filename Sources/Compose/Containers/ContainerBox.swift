@@ -2,6 +2,7 @@
 /// their `didCreate`/`didDestroy` emitters, and they drive which children
 /// the node has (as its ``NodeBehavior``).
 @MainActor
+@usableFromInline
 class ContainerBox<Event>: BoundObject {
     let didCreate = Emitter<Event>()
     let didDestroy = Emitter<Event>()

@@ -28,7 +28,7 @@
 @MainActor
 @dynamicMemberLookup
 public struct InstanceComponent<Content: Component>: Component {
-    let box = InstanceBox<Content>()
+    @usableFromInline let box = InstanceBox<Content>()
 
     public init() {}
 
@@ -43,17 +43,20 @@ public struct InstanceComponent<Content: Component>: Component {
     }
 
     /// Deactivates and destroys the instance, then sends ``didDestroy``.
-    /// An unknown id is a diagnostic.
+    /// An unknown id is a diagnostic. Amortised O(1) plus the cost of
+    /// destroying the instance's subtree.
     public func remove(_ id: InstanceID) {
         box.remove(id)
     }
 
-    /// The instance with `id`, if it is alive.
+    /// The instance with `id`, if it is alive. O(1).
+    @inlinable
     public func instance(for id: InstanceID) -> Content? {
         box.instance(for: id)
     }
 
-    /// The instance with `id`, if it is alive.
+    /// The instance with `id`, if it is alive. O(1).
+    @inlinable
     public subscript(id: InstanceID) -> Content? {
         box.instance(for: id)
     }
@@ -62,6 +65,7 @@ public struct InstanceComponent<Content: Component>: Component {
     public var ids: [InstanceID] { box.instances.map(\.id) }
 
     /// How many instances are alive.
+    @inlinable
     public var count: Int { box.instances.count }
 
     /// Sent with the id of each added instance, after it is bound.
@@ -82,8 +86,38 @@ public struct InstanceComponent<Content: Component>: Component {
 }
 
 extension InstanceComponent: @MainActor Sequence {
-    /// Iterates the live instances, oldest first.
-    public func makeIterator() -> IndexingIterator<[(id: InstanceID, component: Content)]> {
-        box.instances.map { (id: $0.id, component: $0.component) }.makeIterator()
+    /// Iterates the live instances, oldest first, without copying them.
+    ///
+    /// The iteration sees the instances that were alive when it started:
+    /// adding or removing instances meanwhile (from the loop's body, say)
+    /// is safe and does not change what it visits.
+    ///
+    /// ```swift
+    /// for (id, member) in members where member.name == kicked {
+    ///     members.remove(id)
+    /// }
+    /// ```
+    @inlinable
+    public func makeIterator() -> Iterator {
+        Iterator(base: box.instances.makeIterator())
+    }
+
+    /// How many instances are alive.
+    public var underestimatedCount: Int { box.instances.count }
+
+    /// Walks the live instances of an ``InstanceComponent``, oldest first.
+    public struct Iterator: @MainActor IteratorProtocol {
+        @usableFromInline var base: InstanceSlots<InstanceBox<Content>.Instance>.Iterator
+
+        @inlinable
+        init(base: InstanceSlots<InstanceBox<Content>.Instance>.Iterator) {
+            self.base = base
+        }
+
+        @inlinable
+        public mutating func next() -> (id: InstanceID, component: Content)? {
+            guard let entry = base.next() else { return nil }
+            return (id: entry.id, component: entry.value.component)
+        }
     }
 }

@@ -31,7 +31,7 @@ final class SingleInstanceBox<Content: Component>: ContainerBox<Void>, NodeBehav
         instance = value
         let node = Binder.bind(value, label: "component", parent: container, tree: container.tree)
         instanceNode = node
-        container.children = [node]
+        container.ownChildren = [node]
         didCreate.send()
         if container.isActive, instanceNode === node {
             container.tree?.activate(node)

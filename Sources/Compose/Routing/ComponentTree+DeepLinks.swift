@@ -49,7 +49,7 @@ extension ComponentTree {
         var node = root
         for segment in segments {
             node = enterContainer(node)
-            guard let child = node.children.first(where: { $0.label == segment }) else {
+            guard let child = node.child(labelled: segment) else {
                 // Validation passed, so only a lazy component that could not
                 // be created (inactive parent) ends up here.
                 throw RouteError(code: .inactive, segment: segment, choices: [], message: "open(\"\(route)\"): \(node.path) is a lazy component whose parent is not active, so \"\(segment)\" cannot be reached yet. Activate the tree first.")
@@ -85,7 +85,7 @@ extension ComponentTree {
                 }
             }
             if let current = node {
-                guard let child = current.children.first(where: { $0.label == segment }) else {
+                guard let child = current.child(labelled: segment) else {
                     throw unknown(segment, at: current.path, choices: current.children.map(\.label))
                 }
                 if let refusal = child.behavior?.routingRefusal(of: child) {
