@@ -48,6 +48,13 @@ static inline void compose_line_buffer_stdout(void) {
     if (!isatty(STDOUT_FILENO)) setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
+/* This process's environment (`environ`), read on the loop thread when a
+   child is spawned with an inherited environment plus variables. */
+extern char **environ;
+static inline char **compose_environ(void) {
+    return environ;
+}
+
 static inline uv_handle_t *compose_uv_handle(void *handle) {
     return (uv_handle_t *)handle;
 }

@@ -59,6 +59,10 @@ final class EventLoop {
     /// The thread that made the loop: the only one that may run it or
     /// touch its handles (see ``isOnLoopThread``).
     private nonisolated let thread: pthread_t
+    /// The process groups of the children spawned on this loop that may
+    /// still have members; killed when the loop is torn down and before
+    /// the app's process ends (see ``ProcessGroups``).
+    let processGroups = ProcessGroups()
 
     init(logger: Logger = Logger(label: "compose")) throws(LoopError) {
         // Before any handle exists: a peer that goes away must never kill
@@ -182,7 +186,8 @@ final class EventLoop {
         }
     }
 
-    /// Closes everything, lets the close callbacks run, closes the loop and
+    /// Closes everything (killing the process groups of children, see
+    /// ``processGroups``), lets the close callbacks run, closes the loop and
     /// frees it. Returns `false` (and logs) if libuv still reports open
     /// handles; the loop's memory is then left allocated. Idempotent.
     @discardableResult
@@ -191,6 +196,9 @@ final class EventLoop {
         assert(isOnLoopThread, "EventLoop.tearDown() on a thread other than the loop's")
         closeTurnHandles()
         closeAllHandles()
+        // What children left behind (a group outlives its leader) ends with
+        // the loop.
+        processGroups.killAll()
         mainQueuePoll?.close()
         mainQueuePoll = nil
         uv_run(uv, UV_RUN_DEFAULT)

@@ -9,12 +9,23 @@ import Glibc
 /// in the loop's list and must be closed with `uv_close`), so a failed spawn
 /// closes the handle the ordinary way and throws.
 ///
+/// Every child is spawned with `UV_PROCESS_DETACHED`: libuv calls
+/// `setsid()` in the child, which makes it the leader of a new session and
+/// of a new process group whose ID is its PID. Signals go to that group
+/// (`kill(-pid, sig)`), so whatever the child started in the background is
+/// stopped with it. Detaching does not change what the loop knows: the
+/// handle is still active and referenced (nothing calls `uv_unref`), so it
+/// keeps the loop alive and its exit callback runs as for any child. The
+/// new session has no controlling terminal: a Ctrl-C typed at the app's
+/// terminal reaches the app only, which stops its children itself. The
+/// group is registered in the loop's ``EventLoop/processGroups`` at spawn.
+///
 /// The handle is never closed while the child runs: libuv stops watching a
 /// closed process handle and the child would stay a zombie. ``close()``
-/// before the exit callback kills the child with `SIGKILL` (it is the
-/// forced path, used when the owner is gone or the loop is torn down) and
-/// closes the handle from the exit callback; owners that want a polite
-/// termination signal the child and close after ``onExit``.
+/// before the exit callback kills the child's group with `SIGKILL` (it is
+/// the forced path, used when the owner is gone or the loop is torn down)
+/// and closes the handle from the exit callback; owners that want a polite
+/// termination signal the group and close after ``onExit``.
 @MainActor
 final class ProcessHandle: LoopHandle {
     /// The child's exit status and terminating signal (0 if none).
@@ -43,16 +54,22 @@ final class ProcessHandle: LoopHandle {
     ///   - environment: `KEY=value` entries, or `nil` to inherit this
     ///     process's environment.
     ///   - workingDirectory: Where the child starts, or `nil` for ours.
+    ///   - user: The user ID the child runs as (`setuid` in the child), or
+    ///     `nil` for ours.
+    ///   - group: The group ID the child runs as (`setgid`), or `nil`.
     ///   - stdio: Standard input, output and error, in that order.
     ///   - onExit: Called once, on the main actor, when the child exits.
     /// - Throws: `uv_spawn`'s error (`ENOENT` for a missing executable or
-    ///   working directory, `EACCES`, ...), naming the executable.
+    ///   working directory, `EACCES`, `EPERM` when the user or group
+    ///   cannot be taken, ...), naming the executable.
     init(
         loop: EventLoop,
         file: String,
         arguments: [String],
         environment: [String]?,
         workingDirectory: String?,
+        user: UInt32? = nil,
+        group: UInt32? = nil,
         stdio: [Stdio],
         onExit: @escaping @MainActor (Int64, Int32) -> Void
     ) throws(LoopError) {
@@ -61,7 +78,7 @@ final class ProcessHandle: LoopHandle {
             spawnResult = Self.spawn(
                 loop: loop, process: raw.assumingMemoryBound(to: uv_process_t.self),
                 file: file, arguments: arguments, environment: environment,
-                workingDirectory: workingDirectory, stdio: stdio
+                workingDirectory: workingDirectory, user: user, group: group, stdio: stdio
             )
             // Always 0: the handle is initialised either way and is closed
             // through `close()` below when the spawn failed.
@@ -72,31 +89,37 @@ final class ProcessHandle: LoopHandle {
             close()
             var context = file
             if let workingDirectory { context += " in \(workingDirectory)" }
+            if let user { context += " as user \(user)" }
+            if let group { context += " as group \(group)" }
             throw LoopError("uv_spawn", code: spawnResult, context: context)
         }
         self.onExit = onExit
         pid = process.pointee.pid
+        loop.processGroups.insert(pid)
     }
 
     private var process: UnsafeMutablePointer<uv_process_t> {
         raw.assumingMemoryBound(to: uv_process_t.self)
     }
 
-    /// Sends `signal` to the child. Throws `ESRCH` if it is already gone.
+    /// Sends `signal` to the child's process group (the child and what it
+    /// started that is still in its group). Throws `ESRCH` if the child is
+    /// already gone.
     func kill(_ signal: Int32) throws(LoopError) {
         assertOnLoopThread()
         guard !hasExited, !isClosing else {
-            throw LoopError("uv_process_kill", code: UV_ESRCH.rawValue, context: "process \(pid)")
+            throw LoopError("kill", code: UV_ESRCH.rawValue, context: "process group \(pid)")
         }
-        try LoopError.check(uv_process_kill(process, signal), "uv_process_kill", context: "process \(pid)")
+        try LoopError.check(loop.processGroups.signal(pid, signal), "kill", context: "process group \(pid)")
     }
 
     override func releaseCallbacks() {
         onExit = nil
     }
 
-    /// Closes the handle, or, while the child runs, kills it with `SIGKILL`
-    /// and closes the handle once its exit callback has run. Idempotent.
+    /// Closes the handle, or, while the child runs, kills its group with
+    /// `SIGKILL` and closes the handle once its exit callback has run.
+    /// Idempotent.
     override func close() {
         assertOnLoopThread()
         if hasExited {
@@ -106,11 +129,14 @@ final class ProcessHandle: LoopHandle {
         guard !closesOnExit else { return }
         closesOnExit = true
         onExit = nil
-        uv_process_kill(process, SIGKILL)
+        loop.processGroups.signal(pid, SIGKILL)
     }
 
     fileprivate func exited(status: Int64, signal: Int32) {
         hasExited = true
+        // The leader is reaped: the group stays registered only while
+        // another member lives.
+        _ = loop.processGroups.isAlive(pid)
         if closesOnExit {
             super.close()
             return
@@ -129,6 +155,8 @@ final class ProcessHandle: LoopHandle {
         arguments: [String],
         environment: [String]?,
         workingDirectory: String?,
+        user: UInt32?,
+        group: UInt32?,
         stdio: [Stdio]
     ) -> Int32 {
         let argv = CStringArray([file] + arguments)
@@ -171,6 +199,18 @@ final class ProcessHandle: LoopHandle {
                     options.cwd = cwd
                     options.stdio_count = Int32(containers.count)
                     options.stdio = containers.baseAddress
+                    // setsid() in the child: a session and process group of
+                    // its own (see the type's documentation).
+                    var flags = UV_PROCESS_DETACHED.rawValue
+                    if let user {
+                        flags |= UV_PROCESS_SETUID.rawValue
+                        options.uid = uv_uid_t(user)
+                    }
+                    if let group {
+                        flags |= UV_PROCESS_SETGID.rawValue
+                        options.gid = uv_gid_t(group)
+                    }
+                    options.flags = UInt32(flags)
                     return uv_spawn(loop.uv, process, &options)
                 }
             }

@@ -21,7 +21,8 @@ import Glibc
 ///
 /// **Starting.** ``start()`` spawns the executable (looked up in `PATH` when
 /// it has no `/`) with ``arguments``, ``environment`` (by default this
-/// process's) and ``workingDirectory``. A missing executable or working
+/// process's, see ``Environment``), ``workingDirectory``, and, when given,
+/// ``user`` and ``group``. A missing executable or working
 /// directory makes ``start()`` throw at once (`ENOENT`, naming the
 /// executable); nothing is left open. A process can be started again after
 /// ``didExit``. Inside a component it is not started for you unless it was
@@ -47,14 +48,48 @@ import Glibc
 /// fails with `EPIPE` on ``errors`` instead of killing the app; children
 /// start with default signal dispositions.
 ///
-/// **Termination policy.** ``terminate()`` sends `SIGTERM`, then `SIGKILL`
-/// if the child is still running after ``terminationGracePeriod`` (2 s by
+/// **Process group.** The child runs in a session and process group of its
+/// own (libuv's `UV_PROCESS_DETACHED`, a `setsid()` in the child; the
+/// group's ID is the child's ``pid``), and every way of stopping it signals
+/// the whole group, so `sh -c 'sleep 300 & sleep 301 & wait'` leaves
+/// nothing behind. The group outlives its leader: after the child exited,
+/// ``terminate()``, ``kill(_:)`` and ``close()`` still signal what it left
+/// in its group. A descendant that moves to a group of its own (`setsid`,
+/// a daemonising double fork) is out of reach. Because the child has no
+/// controlling terminal, a Ctrl-C typed at the app's terminal reaches only
+/// the app, which then stops its children as below.
+///
+/// **Termination policy.** ``terminate()`` sends `SIGTERM` to the group,
+/// then `SIGKILL` if the child (or, after its exit, anything left in its
+/// group) is still running after ``terminationGracePeriod`` (2 s by
 /// default). A component's child is terminated this way when the component
 /// disappears, and when it is destroyed (``close()``); the app's graceful
 /// shutdown destroys the tree, so it terminates every child it owns and
-/// waits for their exit (within the shutdown deadline). The process handle
-/// is closed only after libuv's exit callback, so no child is left a
-/// zombie, and the pipes are read to their end and closed.
+/// waits for their exit (within the shutdown deadline). Past the deadline,
+/// and when a second signal ends the app at once, every group of the app's
+/// children that still has a member is killed with `SIGKILL` before the
+/// process exits; so is, at the app's exit, any group a child left behind.
+/// The process handle is closed only after libuv's exit callback, so no
+/// child is left a zombie, and the pipes are read to their end and closed.
+///
+/// **When the app itself dies.** Linux can tell a child to die with its
+/// parent (`prctl(PR_SET_PDEATHSIG)`), but only from code the child runs
+/// between `fork` and `exec`, which libuv does not offer; this type does
+/// not set it. So an app killed by `SIGKILL` (or crashing) leaves its
+/// children running. Run a daemon under systemd with the default
+/// `KillMode=control-group`, which kills every process of the service's
+/// cgroup when the service stops or dies. For one child, a wrapper can set
+/// the flag before exec:
+/// `ChildProcess("setpriv", arguments: ["--pdeathsig", "KILL", "--", "worker"])`
+/// (util-linux 2.33 or later); it reaches that process only, not what it
+/// starts, and fires when the app's main thread exits.
+///
+/// **Not offered: resource limits and umask.** libuv sets no `rlimit` and
+/// no umask in the child, and setting them in the app before the spawn
+/// would change them for the app (and race with other spawns). Use a
+/// wrapper instead: `prlimit --nofile=256 --as=1073741824 --cpu=60 -- tool`
+/// (util-linux), or
+/// `ChildProcess("/bin/sh", arguments: ["-c", "ulimit -n 256; umask 027; exec tool"])`.
 ///
 /// **Lifetime.** A started process keeps itself (and the loop) alive until
 /// ``didExit`` has been sent: dropping the last reference to a running
@@ -83,8 +118,14 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
     public let executable: String
     /// The arguments after `argv[0]` (which is ``executable``).
     public let arguments: [String]
-    /// The child's whole environment, or `nil` to inherit this process's.
-    public let environment: [String: String]?
+    /// The child's environment: inherited (the default), inherited with
+    /// additions, or clean (see ``Environment``).
+    public let environment: Environment
+    /// The user ID the child runs as, or `nil` for this process's (see
+    /// ``init(_:arguments:environment:workingDirectory:user:group:acceptsInput:startsWithComponent:)``).
+    public let user: UInt32?
+    /// The group ID the child runs as, or `nil` for this process's.
+    public let group: UInt32?
     /// Where the child starts, or `nil` for this process's directory.
     public let workingDirectory: String?
     /// Whether the child's standard input is a pipe ``write(_:)-(String)``
@@ -146,6 +187,10 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
     private var pendingTermination: Termination?
     private var killTimer: TimerHandle?
     private var drainTimer: TimerHandle?
+    /// The process groups of earlier or current runs whose leader exited
+    /// while other members may live on: still signalled by ``terminate()``,
+    /// ``kill(_:)`` and ``close()`` (see "Process group").
+    private var lingeringGroups: Set<Int32> = []
     /// In a test context: the scripted run under way.
     private var simulated: SimulatedProcess?
     /// Holds this object while a run is under way (see "Lifetime").
@@ -160,11 +205,17 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
     /// - Parameters:
     ///   - executable: A path (`/bin/sh`), or a name looked up in `PATH`.
     ///   - arguments: The arguments after `argv[0]`.
-    ///   - environment: The child's whole environment; `nil` (the default)
-    ///     inherits this process's. To add to it, merge with
-    ///     `ProcessInfo.processInfo.environment` (Foundation).
+    ///   - environment: `.inherit` (the default) for this process's
+    ///     environment, `.inherit(adding:)` to set variables on top of it,
+    ///     `.clean([...])` (or a dictionary literal) for only the given ones.
     ///   - workingDirectory: Where the child starts; `nil` for this
     ///     process's current directory.
+    ///   - user: The user ID the child runs as (`setuid` in the child, after
+    ///     `setgid`; libuv also drops supplementary groups), or `nil` (the
+    ///     default) to keep this process's. Needs privileges: when the
+    ///     child cannot take it, ``start()`` throws
+    ///     ``LoopError/Code/operationNotPermitted``.
+    ///   - group: The group ID the child runs as (`setgid`), or `nil`.
     ///   - acceptsInput: `true` to write to the child's standard input.
     ///   - startsWithComponent: `true` to start the child when its
     ///     component appears (failures are then logged and sent on
@@ -172,8 +223,10 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
     public init(
         _ executable: String,
         arguments: [String] = [],
-        environment: [String: String]? = nil,
+        environment: Environment = .inherit,
         workingDirectory: String? = nil,
+        user: UInt32? = nil,
+        group: UInt32? = nil,
         acceptsInput: Bool = false,
         startsWithComponent: Bool = false
     ) {
@@ -181,6 +234,8 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
         self.arguments = arguments
         self.environment = environment
         self.workingDirectory = workingDirectory
+        self.user = user
+        self.group = group
         self.acceptsInput = acceptsInput
         self.startsWithComponent = startsWithComponent
     }
@@ -204,7 +259,9 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
     /// after ``close()``.
     ///
     /// - Throws: `uv_spawn`'s ``LoopError``, e.g. `ENOENT` naming the
-    ///   executable when it (or the working directory) does not exist.
+    ///   executable when it (or the working directory) does not exist,
+    ///   ``LoopError/Code/operationNotPermitted`` (`EPERM`) when the child
+    ///   cannot take ``user`` or ``group``.
     ///   Everything opened for the spawn is closed before the throw.
     public func start() throws(LoopError) {
         guard !isClosed else {
@@ -215,6 +272,10 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
             logger.warning("ChildProcess(\(executable)).start() while it is running: ignored.")
             return
         }
+        // A termination of what an earlier run left behind must not reach
+        // this run when its grace period ends.
+        killTimer?.close()
+        killTimer = nil
         if let processes = (output.ownerContext ?? AppContext.current)?.simulatedProcesses {
             try startSimulated(processes)
             return
@@ -240,8 +301,10 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
                 loop: loop,
                 file: executable,
                 arguments: arguments,
-                environment: environment.map { $0.map { "\($0.key)=\($0.value)" }.sorted() },
+                environment: environment.resolved().map { $0.map { "\($0.key)=\($0.value)" }.sorted() },
                 workingDirectory: workingDirectory,
+                user: user,
+                group: group,
                 stdio: [inputPipe.map { .inputPipe($0) } ?? .ignore, .outputPipe(outputPipe), .outputPipe(errorPipe)],
                 onExit: { [weak self] status, signal in
                     self?.exited(status: status, signal: signal)
@@ -266,13 +329,16 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
         read(errorPipe, as: .error)
     }
 
-    /// Sends `signal` to the running child (`SIGTERM` by default). Does
-    /// nothing (and logs) when no child runs; a failure goes to ``errors``.
+    /// Sends `signal` to the running child's process group (`SIGTERM` by
+    /// default), or, once the child exited, to what it left in its group.
+    /// Does nothing (and logs) when neither runs; a failure goes to
+    /// ``errors``.
     public func kill(_ signal: ProcessSignal.Name = .terminate) {
         if let simulated, phase == .running {
             simulated.kill(signal)
             return
         }
+        if phase != .running, signalLingeringGroups(signal.rawValue) { return }
         guard phase == .running, let process else {
             logger.warning("ChildProcess(\(executable)).kill(\(signal)) while it is not running: ignored.")
             return
@@ -284,16 +350,22 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
         }
     }
 
-    /// Terminates the running child politely: `SIGTERM` now, `SIGKILL` if
-    /// it still runs after ``terminationGracePeriod``. Idempotent while a
-    /// termination is under way; does nothing when no child runs.
+    /// Terminates the running child politely: `SIGTERM` to its group now,
+    /// `SIGKILL` if it still runs after ``terminationGracePeriod``. After
+    /// the child exited, does the same to what it left in its group.
+    /// Idempotent while a termination is under way; does nothing when
+    /// nothing runs.
     public func terminate() {
         if let simulated {
             terminateSimulated(simulated)
             return
         }
-        guard phase == .running, killTimer == nil else { return }
-        kill(.terminate)
+        guard killTimer == nil else { return }
+        if phase == .running {
+            kill(.terminate)
+        } else if !signalLingeringGroups(SIGTERM) {
+            return
+        }
         do {
             let timer = try TimerHandle(loop: runLoop())
             timer.keepsLoopAlive = false
@@ -412,8 +484,15 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
     private func exited(status: Int64, signal: Int32) {
         pendingTermination = Termination(status: status, signal: signal == 0 ? nil : signal)
         phase = .draining
-        killTimer?.close()
-        killTimer = nil
+        // The handle pruned the group at the exit: still registered means
+        // another member lives on (see "Process group").
+        if let pid, let loop, simulated == nil, loop.processGroups.ids.contains(pid) {
+            lingeringGroups.insert(pid)
+        }
+        if lingeringGroups.isEmpty {
+            killTimer?.close()
+            killTimer = nil
+        }
         // The exit callback has run: closing the handle is safe now.
         process?.close()
         process = nil
@@ -470,9 +549,29 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
     private func gracePeriodEnded() {
         killTimer?.close()
         killTimer = nil
-        guard phase == .running else { return }
+        guard phase == .running else {
+            if signalLingeringGroups(SIGKILL) {
+                logger.warning("ChildProcess(\(executable)): what pid \(pid ?? 0) left in its group still runs \(terminationGracePeriod) after SIGTERM: sending SIGKILL.")
+            }
+            return
+        }
         logger.warning("ChildProcess(\(executable)) pid \(pid ?? 0) still runs \(terminationGracePeriod) after SIGTERM: sending SIGKILL.")
         kill(.kill)
+    }
+
+    /// Sends `signal` to the groups earlier runs left behind, forgetting
+    /// those that are empty. Returns whether one was signalled.
+    private func signalLingeringGroups(_ signal: Int32) -> Bool {
+        guard let loop, !lingeringGroups.isEmpty else { return false }
+        var signalled = false
+        for group in lingeringGroups {
+            if loop.processGroups.signal(group, signal) == 0 {
+                signalled = true
+            } else {
+                lingeringGroups.remove(group)
+            }
+        }
+        return signalled
     }
 
     /// The loop of the current run (timers of a termination or a drain).
@@ -509,7 +608,7 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
         let run = try processes.spawn(
             executable: executable,
             arguments: arguments,
-            environment: environment,
+            environment: environment.resolved(),
             workingDirectory: workingDirectory,
             acceptsInput: acceptsInput
         )

@@ -68,6 +68,9 @@ final class Runtime {
         for name in configuration.shutdownSignals {
             listen(to: name) { [unowned self] number in
                 if let status = self.context.shutdown.signalReceived(number, name: name.description) {
+                    // Exiting at once: the children's process groups
+                    // (running or left behind) must not outlive the app.
+                    self.loop.processGroups.killAll()
                     fflush(nil)
                     _exit(status)
                 }
@@ -116,6 +119,9 @@ final class Runtime {
     private func deadlinePassed() {
         let open = loop.openHandleCount - signalHandles.count - 1
         if context.shutdown.deadlinePassed(stillOpen: "\(open) handle(s)") {
+            // Closing a running child's handle kills its group; this also
+            // kills the groups children left behind.
+            loop.processGroups.killAll()
             loop.closeAllHandles()
         }
     }

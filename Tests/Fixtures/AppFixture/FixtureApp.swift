@@ -56,6 +56,7 @@ struct FixtureApp: RouterComponent {
     let loopError = LoopErrorScenario()
     let tcp = TCPScenario()
     let process = ProcessScenario()
+    let processGroup = ProcessGroupScenario()
     let files = FilesScenario()
     let echo = EchoScenario()
     let chatty = Chatty()
