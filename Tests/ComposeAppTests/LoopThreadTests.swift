@@ -7,6 +7,10 @@ import Testing
 @MainActor
 @Suite(.serialized, .liveLoop) struct LoopThreadTests {
     @Test func loopCallbacksRunOnTheLoopThreadAndADetachedTaskDoesNot() async throws {
+        // Pinned as the runtime pins an app's loop; unpinned before the
+        // test ends, since the main actor may move threads between tests.
+        LoopDriver.pinLoopToCurrentThread()
+        defer { LoopDriver.pinLoopToCurrentThread(false) }
         let isOnLoopThread = try #require(LoopDriver.loopThreadCheck())
         #expect(isOnLoopThread())
 

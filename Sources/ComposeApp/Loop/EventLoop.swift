@@ -56,9 +56,12 @@ final class EventLoop {
     /// of this loop and by the owners they call, which run on the loop
     /// thread (the main thread), one at a time, inside `uv_run`.
     nonisolated(unsafe) private var readBuffer = ReadBuffer()
-    /// The thread that made the loop: the only one that may run it or
-    /// touch its handles (see ``isOnLoopThread``).
-    private nonisolated let thread: pthread_t
+    /// The thread the loop is pinned to (see ``pinToCurrentThread()``):
+    /// the only one that may run it or touch its handles.
+    // nonisolated(unsafe): written once, by pinToCurrentThread() on the
+    // thread that then runs the loop, before the loop runs or any handle
+    // callback can read it; only read afterwards.
+    private nonisolated(unsafe) var thread: pthread_t?
     /// The process groups of the children spawned on this loop that may
     /// still have members; killed when the loop is torn down and before
     /// the app's process ends (see ``ProcessGroups``).
@@ -69,7 +72,6 @@ final class EventLoop {
         // the process through SIGPIPE (see FatalSignalDefaults).
         FatalSignalDefaults.apply()
         self.logger = logger
-        thread = pthread_self()
         uv = .allocate(capacity: 1)
         let result = uv_loop_init(uv)
         guard result == 0 else {
@@ -96,14 +98,26 @@ final class EventLoop {
         return loop.readBuffer
     }
 
-    /// Whether the caller runs on the thread that made the loop.
+    /// Whether the caller runs on the thread the loop is pinned to (always
+    /// `true` for a loop that is not pinned).
     ///
     /// Everything of a loop happens on one thread: libuv is not
     /// thread-safe, and ``onLoopThread(_:_:)`` relies on callbacks running
     /// where the main actor runs. Handles assert this in debug builds
-    /// (``LoopHandle/assertOnLoopThread()``).
+    /// (``LoopHandle/assertOnLoopThread()``). The runtime pins the app's
+    /// loop to the main thread that runs it; a loop driven from Swift
+    /// Testing's main actor is not pinned, since on Linux the main actor's
+    /// jobs run on whichever thread drains the main queue (one at a time,
+    /// so still never concurrently).
     nonisolated var isOnLoopThread: Bool {
-        pthread_equal(pthread_self(), thread) != 0
+        guard let thread else { return true }
+        return pthread_equal(pthread_self(), thread) != 0
+    }
+
+    /// Pins the loop to the calling thread (see ``isOnLoopThread``), or
+    /// unpins it. Call before the loop runs.
+    func pinToCurrentThread(_ pinned: Bool = true) {
+        thread = pinned ? pthread_self() : nil
     }
 
     /// The loop whose `uv_loop_t` is `uv`, unretained.

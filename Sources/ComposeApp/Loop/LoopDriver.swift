@@ -58,6 +58,15 @@ public enum LoopDriver {
         return { loop.isOnLoopThread }
     }
 
+    /// Pins the running context's loop to the calling thread, as the
+    /// runtime pins an app's loop, or unpins it (see
+    /// `EventLoop.isOnLoopThread`): for a test of the loop-thread check,
+    /// which must unpin before it ends (the main actor may move threads
+    /// between tests).
+    public static func pinLoopToCurrentThread(_ pinned: Bool = true) {
+        AppContext.current?.eventLoop?.pinToCurrentThread(pinned)
+    }
+
     /// How many write requests the running context's loop made so far
     /// (`uv_try_write` and `uv_write` calls).
     public static var writeCalls: Int {

@@ -36,6 +36,8 @@ final class Runtime {
         )
         // A live context always has one.
         loop = context.eventLoop!
+        // The app's loop runs on this (the main) thread only.
+        loop.pinToCurrentThread()
     }
 
     func run<App: StartupComponent>(_ type: App.Type) -> Never {
