@@ -102,7 +102,7 @@ import Glibc
 /// exits; an executable nobody scripted fails as a missing one does
 /// (`ENOENT`). Everything above holds, on virtual time.
 @MainActor
-public final class ChildProcess: EmitterProtocol, LoopResource {
+public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream {
     /// Each line the child writes to its standard output.
     public let output = Emitter<String>()
     /// Each line the child writes to its standard error.
@@ -650,6 +650,33 @@ public final class ChildProcess: EmitterProtocol, LoopResource {
         if let last = outputLines.finish() { output.send(last) }
         if let last = errorLines.finish() { errorOutput.send(last) }
         exited(status: termination.status, signal: termination.signal ?? 0)
+    }
+
+    // MARK: Flow control
+
+    /// Stops reading the child's output and error output until
+    /// ``resumeReading()``: the child blocks once its pipes are full. What
+    /// a relay to a full sink does:
+    ///
+    /// ```swift
+    /// child.output.relay(to: connection, pausing: child)
+    /// ```
+    ///
+    /// A scripted child of a test context is not paused (its output is
+    /// what the test writes).
+    public func pauseReading() {
+        outputPipe?.stopReading()
+        errorPipe?.stopReading()
+    }
+
+    /// Reads the child's output again after ``pauseReading()``.
+    public func resumeReading() {
+        do {
+            try outputPipe?.startReading()
+            try errorPipe?.startReading()
+        } catch {
+            report(error)
+        }
     }
 
     // MARK: LoopResource

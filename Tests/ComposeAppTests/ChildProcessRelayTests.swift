@@ -1,0 +1,47 @@
+@_spi(Testing) import ComposeApp
+import Testing
+
+/// Runs `yes` for each client and relays its lines to the client.
+struct YesServer: Component {
+    let listener = TCPServer(port: 0)
+    let sessions = InstanceComponent<YesSession>()
+    var observers: Void {
+        listener += { connection in sessions.add { YesSession(connection: connection) } }
+        sessions.forward(\.connection.didClose) += { id, _ in sessions.remove(id) }
+    }
+}
+
+struct YesSession: Component {
+    let connection: TCPConnection
+    let child = ChildProcess("/usr/bin/yes", arguments: ["compose"], startsWithComponent: true)
+    var observers: Void {
+        child.output.relay(to: connection, pausing: child)
+    }
+}
+
+@MainActor
+@Suite(.serialized, .liveLoop) struct ChildProcessRelayTests {
+    @Test func aClientThatDoesNotReadPausesTheChildInsteadOfGrowingTheQueue() throws {
+        let tree = ComponentTree(YesServer())
+        tree.activate()
+        defer { tree.destroy(); LoopDriver.settle() }
+        let server = try #require(tree.root.value(as: YesServer.self))
+        let client = ClientProbe(port: server.listener.port)
+        #expect(LoopDriver.run(until: { client.connection != nil && server.sessions.count == 1 }))
+        client.connection?.pauseReading()
+        let session = try #require(server.sessions.ids.first.flatMap { server.sessions[$0] })
+        #expect(LoopDriver.run(until: { session.connection.isFull }))
+
+        // Real time on purpose: what is checked is that nothing grows while
+        // the client does not read, and `yes` never stops writing by itself.
+        _ = LoopDriver.run(until: { false }, timeout: .milliseconds(300))
+        let queued = session.connection.queuedBytes
+        #expect(queued <= session.connection.highWaterMark + 2 * 256 * 1024, "\(queued) bytes queued")
+        #expect(session.connection.isOpen)            // not cut off: the relay held the child back
+
+        client.connection?.resumeReading()
+        let target = client.received.count + 8 * 1024 * 1024
+        #expect(LoopDriver.run(until: { client.received.count >= target }, timeout: .seconds(30)))
+        #expect(client.received.prefix(8) == Array("compose\n".utf8)[...])
+    }
+}
