@@ -122,3 +122,26 @@ import Testing
         #expect(reported.first?.message.contains("Application.shutdown(status:)") == true)
     }
 }
+
+/// What a test puts in an app's service slot.
+struct Greeter {
+    let greeting: String
+}
+
+@MainActor
+@Suite struct AppSlotsTests {
+    @Test func eachAppHasItsOwnServicesAndConfiguration() {
+        let first = TestApp(root: Heartbeat())
+        let second = TestApp(root: Heartbeat())
+        first.context.services[Greeter.self] = Greeter(greeting: "hello")
+        second.context.configuration[Int.self] = 7070
+        #expect(first.context.services[Greeter.self]?.greeting == "hello")
+        #expect(second.context.services[Greeter.self] == nil)
+        #expect(first.context.configuration[Int.self] == nil)
+        #expect(second.context.configuration[Int.self] == 7070)
+        // Code running as the app finds them through its context.
+        #expect(first.run { AppContext.current?.services[Greeter.self]?.greeting } == "hello")
+        first.context.services[Greeter.self] = nil
+        #expect(first.context.services.count == 0)
+    }
+}

@@ -35,6 +35,11 @@ public final class AppContext {
     /// `willShutDown`.
     public let shutdown: ShutdownCoordinator
 
+    /// The app's services, by type (see ``AppSlots``).
+    public var services = AppSlots()
+    /// The app's configuration values, by type (see ``AppSlots``).
+    public var configuration = AppSlots()
+
     /// The tree bound with this context, while it lives.
     public package(set) weak var tree: ComponentTree?
 
