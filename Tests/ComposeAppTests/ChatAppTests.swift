@@ -19,6 +19,19 @@ import Testing
         return peer
     }
 
+    /// ada and a second member, both in the room `lab`, with nothing left
+    /// to read.
+    func twoInLab(_ app: TestApp, second: String = "bob") throws -> (TestPeer, TestPeer) {
+        let ada = try member("ada", of: app)
+        let other = try member(second, of: app)
+        for peer in [ada, other] {
+            peer.write("/join lab\n")
+            _ = peer.readLines()
+        }
+        _ = ada.readLines()
+        return (ada, other)
+    }
+
     @Test func twoClientsJoinARoomAndTalk() throws {
         let app = TestApp(ChatApp.self)
         let ada = try member("ada", of: app)
@@ -181,13 +194,7 @@ import Testing
 
     @Test func aLineOverTheLimitDisconnectsItsSenderWithAReasonAndTheRoomTalksOn() throws {
         let app = TestApp(ChatApp.self)
-        let ada = try member("ada", of: app)
-        let bob = try member("bob", of: app)
-        for peer in [ada, bob] {
-            peer.write("/join lab\n")
-            _ = peer.readLines()
-        }
-        _ = ada.readLines()
+        let (ada, bob) = try twoInLab(app)
         // 4096 bytes pass; 5,000 without a newline do not.
         let longest = String(repeating: "a", count: 4096)
         bob.write(longest + "\n")
@@ -211,13 +218,7 @@ import Testing
 
     @Test func anUnknownCommandInARoomGetsTheRoomsCommandsAndIsNotSaid() throws {
         let app = TestApp(ChatApp.self)
-        let ada = try member("ada", of: app)
-        let bob = try member("bob", of: app)
-        for peer in [ada, bob] {
-            peer.write("/join lab\n")
-            _ = peer.readLines()
-        }
-        _ = ada.readLines()
+        let (ada, bob) = try twoInLab(app)
         ada.write("/dance\n")
         #expect(ada.readLines() == ["Commands: /leave, /who, /quit"])
         ada.write("/join kitchen\n")
@@ -258,13 +259,7 @@ import Testing
 
     @Test func aMemberWhoNeverReadsIsCutOffWithAReasonAndTheRoomGoesOn() throws {
         let app = TestApp(ChatApp.self)
-        let ada = try member("ada", of: app)
-        let carl = try member("carl", of: app)
-        for peer in [ada, carl] {
-            peer.write("/join lab\n")
-            _ = peer.readLines()
-        }
-        _ = ada.readLines()
+        let (ada, carl) = try twoInLab(app, second: "carl")
         carl.stopReading(window: 16 * 1024)
 
         // 20,000 messages in one go: far more than carl's 256 KiB queue.
@@ -278,12 +273,7 @@ import Testing
 
     @Test func sigtermWithAMemberWhoDoesNotReadStillExits0InTwoSeconds() throws {
         let app = TestApp(ChatApp.self)
-        let ada = try member("ada", of: app)
-        let carl = try member("carl", of: app)
-        for peer in [ada, carl] {
-            peer.write("/join lab\n")
-            _ = peer.readLines()
-        }
+        let (ada, carl) = try twoInLab(app, second: "carl")
         carl.stopReading(window: 16 * 1024)
         ada.write(String(repeating: "still there?\n", count: 5_000))   // ~100 KiB for carl, under the limit
         #expect(!carl.isClosedByApp)
