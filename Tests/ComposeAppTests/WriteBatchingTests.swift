@@ -107,3 +107,23 @@ struct Discard: Component {
         #expect(largest <= 16 * 1024 + 256 * 1024, "\(largest) bytes in one turn")
     }
 }
+
+@MainActor
+@Suite(.serialized, .liveLoop) struct SocketOptionTests {
+    @Test(arguments: [(true, Duration?.none), (false, Duration?.some(.seconds(45)))])
+    func acceptedConnectionsGetTheServersNoDelayAndKeepAlive(noDelay: Bool, keepAlive: Duration?) throws {
+        let tree = ComponentTree(EchoServer())
+        let echo = try #require(tree.root.value(as: EchoServer.self))
+        echo.listener.noDelay = noDelay
+        echo.listener.keepAlive = keepAlive
+        tree.activate()
+        defer { tree.destroy(); LoopDriver.settle() }
+        let client = ClientProbe(port: echo.listener.port)
+        #expect(LoopDriver.run(until: { client.connection != nil && echo.clients.count == 1 }))
+        let accepted = try #require(echo.clients.ids.first.flatMap { echo.clients[$0] }?.connection)
+        let options = try #require(LoopDriver.socketOptions(of: accepted))
+        #expect(options.noDelay == noDelay)
+        #expect(options.keepAlive == (keepAlive != nil))
+        if keepAlive != nil { #expect(options.keepIdle == 45) }
+    }
+}

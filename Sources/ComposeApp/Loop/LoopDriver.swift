@@ -85,6 +85,13 @@ public enum LoopDriver {
         set { AppContext.current?.eventLoop?.readBudgetPerTurn = newValue }
     }
 
+    /// The kernel's `TCP_NODELAY`, `SO_KEEPALIVE` and `TCP_KEEPIDLE` of a
+    /// connection's socket (`nil` for a simulated one).
+    public static func socketOptions(of connection: TCPConnection) -> (noDelay: Bool, keepAlive: Bool, keepIdle: Int32)? {
+        guard case .socket(let handle) = connection.transport else { return nil }
+        return handle.socketOptions
+    }
+
     /// How many handles are open (not closing) on the loop.
     public static var openHandleCount: Int {
         AppContext.current?.eventLoop?.openHandleCount ?? 0

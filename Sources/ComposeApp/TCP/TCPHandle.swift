@@ -65,6 +65,30 @@ final class TCPHandle: StreamHandle {
         uv_tcp_nodelay(tcp, enabled ? 1 : 0)
     }
 
+    /// The socket's `TCP_NODELAY`, `SO_KEEPALIVE` and `TCP_KEEPIDLE`
+    /// (seconds), read back from the kernel; `nil` if it has no socket.
+    var socketOptions: (noDelay: Bool, keepAlive: Bool, keepIdle: Int32)? {
+        var fd: uv_os_fd_t = -1
+        guard uv_fileno(handle, &fd) == 0 else { return nil }
+        func option(_ level: Int32, _ name: Int32) -> Int32 {
+            var value: Int32 = 0
+            var size = socklen_t(MemoryLayout<Int32>.size)
+            getsockopt(fd, level, name, &value, &size)
+            return value
+        }
+        return (option(Int32(IPPROTO_TCP), TCP_NODELAY) != 0, option(SOL_SOCKET, SO_KEEPALIVE) != 0, option(Int32(IPPROTO_TCP), TCP_KEEPIDLE))
+    }
+
+    /// Turns TCP keepalive on (first probe after `idle`, at least 1 s) or
+    /// off (`nil`).
+    func setKeepAlive(_ idle: Duration?) {
+        guard let idle else {
+            uv_tcp_keepalive(tcp, 0, 0)
+            return
+        }
+        uv_tcp_keepalive(tcp, 1, UInt32(max(1, idle.components.seconds)))
+    }
+
     // MARK: Addresses
 
     var peerAddress: (host: String, port: UInt16)? {

@@ -44,6 +44,16 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     public let backlog: Int32
     /// Whether it listens when its component appears.
     public let startsWithComponent: Bool
+    /// Whether accepted connections send small writes at once (`TCP_NODELAY`,
+    /// Nagle's algorithm off). `true` by default: a daemon answers lines and
+    /// small messages, and Compose already batches the writes of one loop
+    /// turn into one.
+    public var noDelay = true
+    /// TCP keepalive on accepted connections: the idle time before the
+    /// kernel probes a silent peer (so a peer whose machine vanished is
+    /// found out), or `nil` for none. `nil` by default; an app-level idle
+    /// timeout (a timer) is usually what a daemon wants.
+    public var keepAlive: Duration?
     private var handle: TCPHandle?
     /// In a test context: the simulated network it listens on (its
     /// context owns it).
@@ -142,7 +152,8 @@ public final class TCPServer: EmitterProtocol, LoopResource {
             report(error)
             return
         }
-        client.setNoDelay(true)
+        client.setNoDelay(noDelay)
+        client.setKeepAlive(keepAlive)
         emitter.send(TCPConnection(transport: .socket(client)))
     }
 
