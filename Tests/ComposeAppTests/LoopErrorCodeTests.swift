@@ -27,6 +27,8 @@ import Testing
         (-ENOTCONN, .notConnected, "ENOTCONN"),
         (-4095, .endOfFile, "EOF"),
         (-EFBIG, .fileTooLarge, "EFBIG"),
+        (-3008, .hostNotFound, "EAI_NONAME"),   // libuv's UV_EAI_NONAME
+        (-3007, .hostNotFound, "EAI_NODATA"),   // libuv's UV_EAI_NODATA
         (-ENOSPC, .noSpace, "ENOSPC"),
         (-EROFS, .readOnlyFileSystem, "EROFS"),
         (-EISDIR, .isDirectory, "EISDIR"),

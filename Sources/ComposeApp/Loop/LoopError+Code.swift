@@ -80,6 +80,9 @@ extension LoopError {
         /// `TCPConnection.closeFlushTimeout` of its closing; the connection
         /// was closed.
         case sendQueueExceeded
+        /// `EAI_NONAME`, `EAI_NODATA`: a host name has no address (it does
+        /// not exist, or the resolver does not know it).
+        case hostNotFound
         /// Not a libuv error: a line received was longer than the
         /// resource's maximum line length (``LineLengthLimit``); the error
         /// names the resource and the limit. ``LoopError/code`` is
@@ -116,6 +119,7 @@ extension LoopError {
             case UV_EROFS.rawValue: self = .readOnlyFileSystem
             case UV_EISDIR.rawValue: self = .isDirectory
             case UV_ENOTDIR.rawValue: self = .notDirectory
+            case UV_EAI_NONAME.rawValue, UV_EAI_NODATA.rawValue: self = .hostNotFound
             default: self = .other(code)
             }
         }
@@ -148,6 +152,7 @@ extension LoopError {
             case .notDirectory: "notDirectory"
             case .noEventLoop: "noEventLoop"
             case .sendQueueExceeded: "sendQueueExceeded"
+            case .hostNotFound: "hostNotFound"
             case .lineTooLong: "lineTooLong"
             case .other(let code): "other(\(code))"
             }

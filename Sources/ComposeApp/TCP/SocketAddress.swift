@@ -26,6 +26,34 @@ struct SocketAddress: CustomStringConvertible {
         try LoopError.check(result, "uv_ip_addr", context: "host \"\(host)\" (give an IPv4 or IPv6 address)")
     }
 
+    /// An address the resolver found (a copy of `address`, `length`
+    /// bytes), with `port`.
+    init?(_ address: UnsafePointer<sockaddr>, length: Int, port: UInt16) {
+        guard length <= MemoryLayout<sockaddr_storage>.size else { return nil }
+        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(start: address, count: length)) }
+        guard let (host, _) = Self.describe(storage) else { return nil }
+        switch Int32(storage.ss_family) {
+        case AF_INET:
+            withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port = port.bigEndian } }
+            description = "\(host):\(port)"
+        case AF_INET6:
+            withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_port = port.bigEndian } }
+            description = "[\(host)]:\(port)"
+        default:
+            return nil
+        }
+    }
+
+    /// Whether `host` is an IPv4 or IPv6 literal (no resolution needed).
+    static func isNumeric(_ host: String) -> Bool {
+        var probe = sockaddr_storage()
+        return withUnsafeMutablePointer(to: &probe) { pointer in
+            host.contains(":")
+                ? pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { uv_ip6_addr(host, 0, $0) } == 0
+                : pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { uv_ip4_addr(host, 0, $0) } == 0
+        }
+    }
+
     /// Formats a socket address libuv filled in.
     static func describe(_ storage: sockaddr_storage) -> (host: String, port: UInt16)? {
         var copy = storage

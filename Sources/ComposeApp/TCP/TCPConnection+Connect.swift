@@ -1,3 +1,4 @@
+internal import CLibUV
 import Compose
 
 extension TCPConnection {
@@ -7,34 +8,78 @@ extension TCPConnection {
     /// ``start()``) or a ``LoopError`` such as `uv_tcp_connect failed:
     /// ECONNREFUSED (connection refused) for 127.0.0.1:7070`.
     ///
+    /// A host name is resolved without blocking the loop (`uv_getaddrinfo`:
+    /// `/etc/hosts`, then DNS), and its addresses are tried in order; a name
+    /// without an address fails with ``LoopError/Code/hostNotFound``.
+    ///
     /// In a test context (`TestApp`) it reaches the server the test
-    /// scripted on that port (`app.listen(port: 6379)`), whatever the host,
-    /// and is refused where there is none.
+    /// scripted on that port (`app.listen(port: 6379)`) for `localhost` or a
+    /// numeric host, and is refused where there is none; other names are
+    /// ``LoopError/Code/hostNotFound``.
     public static func connect(
         host: String,
         port: UInt16,
         context: AppContext? = nil,
         _ completion: @escaping @MainActor (Result<TCPConnection, LoopError>) -> Void
     ) {
-        let address: SocketAddress
-        let handle: TCPHandle
-        do {
-            address = try SocketAddress(host: host, port: port)
-            if let network = (context ?? AppContext.current)?.simulatedNetwork {
-                network.connect(to: address.description, port: port, completion)
+        let context = context ?? AppContext.current
+        if let network = context?.simulatedNetwork {
+            // A test context knows no names but the loopback's.
+            guard host == "localhost" || SocketAddress.isNumeric(host), let address = try? SocketAddress(host: host, port: port) else {
+                completion(.failure(LoopError("uv_getaddrinfo", code: UV_EAI_NONAME.rawValue, context: "host \"\(host)\" (a test context resolves only localhost and numeric addresses)")))
                 return
             }
-            handle = try TCPHandle(loop: EventLoop.resolve(context, for: "TCPConnection.connect"))
+            network.connect(to: address.description, port: port, completion)
+            return
+        }
+        let loop: EventLoop
+        do {
+            loop = try EventLoop.resolve(context, for: "TCPConnection.connect")
+            if SocketAddress.isNumeric(host) {
+                connect(to: [try SocketAddress(host: host, port: port)], on: loop, completion)
+                return
+            }
         } catch {
             completion(.failure(error))
             return
         }
+        HostResolver.resolve(host, port: port, on: loop) { result in
+            switch result {
+            case .success(let addresses): connect(to: addresses[...], on: loop, completion)
+            case .failure(let error): completion(.failure(error))
+            }
+        }
+    }
+
+    /// Connects to the first of `addresses` that accepts, in order; fails
+    /// with the last one's error.
+    private static func connect(
+        to addresses: ArraySlice<SocketAddress>,
+        on loop: EventLoop,
+        _ completion: @escaping @MainActor (Result<TCPConnection, LoopError>) -> Void
+    ) {
+        guard let address = addresses.first else { return }
         let target = address.description
+        let failed: @MainActor (LoopError) -> Void = { error in
+            let failure = LoopError(error.operation, code: error.code, context: target)
+            if addresses.count > 1 {
+                connect(to: addresses.dropFirst(), on: loop, completion)
+            } else {
+                completion(.failure(failure))
+            }
+        }
+        let handle: TCPHandle
+        do {
+            handle = try TCPHandle(loop: loop)
+        } catch {
+            completion(.failure(error))
+            return
+        }
         handle.onConnect = { [unowned handle] error in
             handle.onConnect = nil
             if let error {
                 handle.close()
-                completion(.failure(LoopError(error.operation, code: error.code, context: target)))
+                failed(error)
             } else {
                 handle.setNoDelay(true)
                 completion(.success(TCPConnection(transport: .socket(handle))))
@@ -44,7 +89,7 @@ extension TCPConnection {
             try handle.connect(to: address)
         } catch {
             handle.close()
-            completion(.failure(error))
+            failed(error)
         }
     }
 
