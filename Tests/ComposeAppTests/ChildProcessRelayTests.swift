@@ -45,3 +45,53 @@ struct YesSession: Component {
         #expect(client.received.prefix(8) == Array("compose\n".utf8)[...])
     }
 }
+
+@MainActor
+@Suite(.serialized, .liveLoop) struct ChildProcessInputTests {
+    @Test func writesToAChildThatReadsSlowlyReportFullThenDrained() throws {
+        // `sleep 1; cat` reads nothing for a second: the first writes fill
+        // the pipe and then the queue.
+        let child = ChildProcess("/bin/sh", arguments: ["-c", "sleep 1; cat > /dev/null"], acceptsInput: true)
+        var events: [String] = []
+        child.drained += { events.append("drained at \(child.queuedInputBytes)") }
+        try child.start()
+        defer { child.close() }
+        let chunk = [UInt8](repeating: 120, count: 64 * 1024)
+        var results: [WriteResult] = []
+        while results.last != .full { results.append(child.write(chunk)) }
+        #expect(results.dropLast().allSatisfy { $0 == .queued })
+        #expect(child.isInputFull)
+        #expect(child.queuedInputBytes >= child.inputHighWaterMark)
+        #expect(LoopDriver.run(until: { !events.isEmpty }, timeout: .seconds(20)))
+        #expect(events.count == 1)
+        #expect(!child.isInputFull)
+        #expect(child.queuedInputBytes <= child.inputLowWaterMark)
+    }
+
+    @Test func aRelayIntoAChildNeverQueuesPastItsHighWaterMark() throws {
+        let source = Emitter<String>()
+        let paused = PauseLog()
+        let child = ChildProcess("/bin/sh", arguments: ["-c", "sleep 1; cat > /dev/null"], acceptsInput: true)
+        source.relay(to: child, pausing: paused)
+        try child.start()
+        defer { child.close() }
+        let line = String(repeating: "y", count: 1023)
+        var sent = 0
+        while !paused.isPaused { source.send(line); sent += 1 }
+        #expect(child.queuedInputBytes < child.inputHighWaterMark + 1024)
+        #expect(LoopDriver.run(until: { paused.resumed > 0 }, timeout: .seconds(20)))
+        #expect(sent >= 1024)
+    }
+}
+
+/// A source that only records being paused and resumed.
+@MainActor
+final class PauseLog: ReadableStream {
+    var isPaused = false
+    var resumed = 0
+    func pauseReading() { isPaused = true }
+    func resumeReading() {
+        isPaused = false
+        resumed += 1
+    }
+}

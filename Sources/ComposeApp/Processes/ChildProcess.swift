@@ -102,7 +102,7 @@ import Glibc
 /// exits; an executable nobody scripted fails as a missing one does
 /// (`ENOENT`). Everything above holds, on virtual time.
 @MainActor
-public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream {
+public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, WritableStream {
     /// Each line the child writes to its standard output.
     public let output = Emitter<String>()
     /// Each line the child writes to its standard error.
@@ -113,6 +113,22 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream {
     /// Failures after ``start()``: reading a pipe, writing the input,
     /// signalling the child. Also logged.
     public let errors = Emitter<LoopError>()
+    /// Sent when the child's input queue, once it reached
+    /// ``inputHighWaterMark``, is back at ``inputLowWaterMark``: writing may
+    /// go on.
+    public let drained = SignalEmitter()
+    /// Bytes written to the child's input that it has not read yet (beyond
+    /// what the pipe holds).
+    public private(set) var queuedInputBytes = 0
+    /// The input queue size at which ``write(_:)-([UInt8])`` says
+    /// ``WriteResult/full``. 1 MiB by default.
+    public var inputHighWaterMark = 1 << 20
+    /// Once full, the input queue size at which ``drained`` is sent.
+    /// 256 KiB by default.
+    public var inputLowWaterMark = 256 << 10
+    /// Whether the input queue reached ``inputHighWaterMark`` and has not
+    /// drained yet.
+    public private(set) var isInputFull = false
 
     /// The executable: a path, or a name looked up in `PATH`.
     public let executable: String
@@ -324,7 +340,9 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream {
         pid = process.pid
         phase = .running
         retainedWhileRunning = self
-        inputPipe?.reportErrors { [weak self] error in self?.inputFailed(error) }
+        queuedInputBytes = 0
+        isInputFull = false
+        inputPipe?.onWriteCompleted = { [weak self] count, error in self?.inputWritten(count, error) }
         read(outputPipe, as: .output)
         read(errorPipe, as: .error)
     }
@@ -392,28 +410,56 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream {
 
     /// Queues the UTF-8 bytes of `text` for the child's standard input.
     /// Needs `acceptsInput: true` and a running child (otherwise logged and
-    /// ignored); a failed write goes to ``errors``.
-    public func write(_ text: String) {
+    /// ignored, ``WriteResult/closed``); a failed write goes to ``errors``.
+    /// A child that does not read makes the queue grow: at
+    /// ``inputHighWaterMark`` the write says ``WriteResult/full``; wait for
+    /// ``drained`` (or relay into the child, which does).
+    @discardableResult
+    public func write(_ text: String) -> WriteResult {
         var text = text
-        text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+        return text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
     }
 
     /// Queues `bytes` for the child's standard input.
-    public func write(_ bytes: [UInt8]) {
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> WriteResult {
         bytes.withUnsafeBytes { write($0) }
     }
 
-    private func write(_ bytes: UnsafeRawBufferPointer) {
+    /// Queues the bytes in `buffer` (copied) for the child's standard input.
+    @discardableResult
+    public func write(_ buffer: UnsafeRawBufferPointer) -> WriteResult {
         if let simulated, phase == .running, !simulated.isInputClosedByApp {
-            simulated.write(bytes)
-            return
+            simulated.write(buffer)
+            return .written
         }
         guard let inputPipe, phase == .running else {
             let reason = !acceptsInput ? "it was made without acceptsInput" : phase != .running ? "it is not running" : "its input is closed"
             logger.warning("ChildProcess(\(executable)).write: ignored, \(reason).")
+            return .closed
+        }
+        guard buffer.count > 0 else { return isInputFull ? .full : .queued }
+        queuedInputBytes += buffer.count
+        inputPipe.write(copying: buffer)
+        guard self.inputPipe != nil else { return .closed }
+        if queuedInputBytes >= inputHighWaterMark {
+            isInputFull = true
+            return .full
+        }
+        return .queued
+    }
+
+    /// A write to the child's input finished (or failed).
+    private func inputWritten(_ count: Int, _ error: LoopError?) {
+        queuedInputBytes = max(0, queuedInputBytes - count)
+        if let error {
+            if error.kind != .cancelled { inputFailed(error) }
             return
         }
-        inputPipe.write(copying: bytes)
+        if isInputFull, queuedInputBytes <= inputLowWaterMark {
+            isInputFull = false
+            drained.send()
+        }
     }
 
     /// Ends the child's standard input once every queued write is done:
@@ -592,6 +638,8 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream {
     private func inputFailed(_ error: LoopError) {
         guard let pipe = inputPipe else { return }
         inputPipe = nil
+        queuedInputBytes = 0
+        isInputFull = false
         pipe.close()
         if error.isPeerGone {
             logger.debug("ChildProcess(\(executable)) closed its input: \(error)")
