@@ -107,3 +107,42 @@ struct FloodClient: Component {
         #expect(app.now == .seconds(1))
     }
 }
+
+/// Echoes lines; connections idle for 30 s are closed.
+struct PatientServer: Component {
+    let listener = TCPServer(port: 7300)
+    let clients = InstanceComponent<PatientClient>()
+    let journal = Journal()
+    var observers: Void {
+        listener += { connection in clients.add { PatientClient(connection: connection) } }
+        clients.forward(\.connection.errors) += { _, error in journal.entries.append("\(error.kind) \(error)") }
+        clients.forward(\.connection.didClose) += { id, _ in clients.remove(id) }
+    }
+}
+
+struct PatientClient: Component {
+    let connection: TCPConnection
+    var observers: Void {
+        didAppear += { connection.idleTimeout = .seconds(30) }
+        connection.lines += { connection.writeLine($0) }
+    }
+}
+
+@MainActor
+@Suite struct IdleTimeoutTests {
+    @Test func aPeerThatSendsNothingForTheIdleTimeoutIsClosedAndOnlyReceivingCounts() throws {
+        let app = TestApp(root: PatientServer())
+        let journal = try #require(app.root(as: PatientServer.self)).journal
+        let peer = try app.connect(port: 7300)
+        app.advance(by: .seconds(20))
+        peer.write("still here\n")                 // resets the clock at 20 s
+        #expect(peer.readLines() == ["still here"])
+        app.advance(by: .seconds(29))
+        #expect(!peer.isClosedByApp)              // 49 s: idle for 29 s only
+        app.advance(by: .seconds(1))
+        #expect(peer.isClosedByApp)               // 50 s: idle for 30 s
+        #expect(journal.entries.count == 1)
+        #expect(journal.entries.first?.hasPrefix("timedOut uv_read failed: ETIMEDOUT") == true)
+        #expect(journal.entries.first?.contains("idle for 30.0 seconds (idleTimeout)") == true)
+    }
+}

@@ -1,3 +1,4 @@
+internal import CLibUV
 import Compose
 import Logging
 
@@ -103,6 +104,18 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// closes anyway (``LoopError/Code/sendQueueExceeded``). 2 s by default,
     /// on the app's clock.
     public var closeFlushTimeout: Duration = .seconds(2)
+    /// Closes the connection when the peer sends nothing for this long (on
+    /// the app's clock), with a ``LoopError/Code/timedOut`` error on
+    /// ``errors``; `nil` (the default) for never. Only what is received
+    /// counts: a peer that only reads is idle. Set it where the connection
+    /// is stored (its component's `observers` or `didAppear`).
+    ///
+    /// ```swift
+    /// connection.idleTimeout = .seconds(300)
+    /// ```
+    public var idleTimeout: Duration? {
+        didSet { watchIdleness() }
+    }
     /// Whether reading pauses while the write queue is full.
     public var pausesReadingWhenFull = true
     /// Whether the connection closes when the peer ends its side.
@@ -127,6 +140,10 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     private var writeIsShut = false
     private var closeReason: CloseReason?
     private var lineSplitter: LineSplitter?
+    /// The idle check (see ``idleTimeout``) and what it watches.
+    private var idleCheck: (action: ScheduledAction, scheduler: any Scheduler)?
+    private var idleWatch: Subscription?
+    private var lastReceived: Duration = .zero
     /// The timer of ``closeFlushTimeout``, while a close waits for the queue.
     private var flushDeadline: (action: ScheduledAction, scheduler: any Scheduler)?
 
@@ -141,6 +158,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         // close callback (which may come after this deinit) never reaches us.
         transport.disconnect()
         cancelFlushDeadline()
+        if let (action, scheduler) = idleCheck { scheduler.cancel(action) }
         if !transport.isClosing {
             transport.close()
         }
@@ -424,6 +442,36 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         transport.close()
     }
 
+    private func watchIdleness() {
+        if let (action, scheduler) = idleCheck { scheduler.cancel(action) }
+        idleCheck = nil
+        guard let timeout = idleTimeout, isOpen, let scheduler = (emitter.ownerContext ?? AppContext.current)?.scheduler else {
+            idleWatch?.cancel()
+            idleWatch = nil
+            return
+        }
+        if idleWatch == nil {
+            // An observer, so that connections without a timeout pay nothing.
+            idleWatch = emitter.observe { [weak self] _ in self?.lastReceived = scheduler.now }
+        }
+        lastReceived = scheduler.now
+        checkIdleness(after: timeout, on: scheduler)
+    }
+
+    private func checkIdleness(after delay: Duration, on scheduler: any Scheduler) {
+        let action = scheduler.schedule(after: delay) { [weak self] in
+            guard let self, let timeout = idleTimeout, isOpen else { return }
+            idleCheck = nil
+            let idle = scheduler.now - lastReceived
+            if idle >= timeout {
+                fail(LoopError("uv_read", code: UV_ETIMEDOUT.rawValue, context: "\(remoteAddress), idle for \(timeout) (idleTimeout)"))
+            } else {
+                checkIdleness(after: timeout - idle, on: scheduler)
+            }
+        }
+        idleCheck = (action, scheduler)
+    }
+
     private func armFlushDeadline() {
         guard let scheduler = (emitter.ownerContext ?? AppContext.current)?.scheduler else { return }
         let timeout = closeFlushTimeout
@@ -459,6 +507,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
 
     func transportClosed() {
         cancelFlushDeadline()
+        if let (action, scheduler) = idleCheck { scheduler.cancel(action) }
+        idleCheck = nil
         isOpen = false
         isReading = false
         inFlight = 0
