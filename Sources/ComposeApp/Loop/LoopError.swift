@@ -54,6 +54,20 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
         )
     }
 
+    /// `operation` has no simulation in a test context yet (Unix domain
+    /// sockets): it fails there with ``Code/noEventLoop`` rather than touch
+    /// the real file system from a simulated app.
+    static func notSimulated(_ operation: String, context: String?) -> LoopError {
+        LoopError(
+            operation: operation,
+            code: UV_ENOSYS.rawValue,
+            kind: .noEventLoop,
+            name: "ENOSYS",
+            message: "not simulated in a test context yet: Unix domain sockets need a live app (test them with a real loop)",
+            context: context
+        )
+    }
+
     /// A connection's peer does not read what it is sent (see
     /// ``Code/sendQueueExceeded``); `why` says what it left unread.
     static func sendQueueExceeded(_ why: String, peer: String) -> LoopError {

@@ -1,12 +1,13 @@
 import Compose
 
 extension TCPConnection {
-    /// What a connection reads from and writes to: a libuv socket, or, in a
-    /// test context, a simulated one. An enum rather than a protocol, so the
-    /// socket's calls stay direct on the hot path.
+    /// What a connection reads from and writes to: a libuv socket (a
+    /// ``TCPHandle`` or a ``UnixSocketHandle``), or, in a test context, a
+    /// simulated one. An enum rather than a protocol, so the socket's calls
+    /// stay direct on the hot path (``StreamHandle``'s are `final`).
     @MainActor
     enum Transport {
-        case socket(TCPHandle)
+        case socket(StreamHandle)
         case simulated(SimulatedSocket)
 
         var isClosing: Bool {
@@ -18,8 +19,12 @@ extension TCPConnection {
 
         var remoteAddress: String {
             switch self {
-            case .socket(let handle):
+            case .socket(let handle as TCPHandle):
                 handle.peerAddress.map { $0.host.contains(":") ? "[\($0.host)]:\($0.port)" : "\($0.host):\($0.port)" } ?? "unknown"
+            case .socket(let handle as UnixSocketHandle):
+                "unix:" + handle.path
+            case .socket:
+                "unknown"
             case .simulated(let socket):
                 socket.remoteAddress
             }

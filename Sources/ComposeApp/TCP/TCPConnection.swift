@@ -84,7 +84,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// debug level only, since any client may do it.
     public let errors = Emitter<LoopError>()
 
-    /// The peer's address (`127.0.0.1:53122`).
+    /// The peer's address (`127.0.0.1:53122`; for a Unix domain socket
+    /// `unix:` and the socket file's path, `unix:/run/app.sock`).
     public let remoteAddress: String
     /// Bytes waiting to be written: batched for the end of this loop turn,
     /// or queued for the socket.

@@ -1,0 +1,157 @@
+import Compose
+import Logging
+
+/// A Unix domain socket server: an emitter of accepted connections, like
+/// ``TCPServer`` but listening on a socket file (for a daemon's local
+/// control interface, say).
+///
+/// Each accepted connection is a ``TCPConnection`` (the same byte stream,
+/// back-pressure, limits and ``TCPConnection/lines``), whose
+/// ``TCPConnection/remoteAddress`` is `unix:` and the path.
+///
+/// ```swift
+/// struct ControlComponent: Component {
+///     let listener = UnixServer(path: "/run/chatd/control.sock")
+///     let clients = InstanceComponent<ClientComponent>()
+///     var observers: Void {
+///         listener += { connection in
+///             clients.add { ClientComponent(connection: connection) }
+///         }
+///     }
+/// }
+/// ```
+///
+/// **The socket file.** After binding, its permissions are set to
+/// ``permissions`` (`0o600` by default: only the app's user may connect)
+/// before the server listens, so nobody connects in between. A socket file
+/// left at the path by a crashed run is replaced: if connecting to it is
+/// refused, nobody listens, and it is unlinked. If a process answers, it is
+/// ``LoopError/Code/addressInUse``; if the path is anything but a socket,
+/// ``LoopError/Code/alreadyExists`` and the file is left as it is. Closing
+/// the server unlinks the socket file. Paths are at most 107 bytes.
+///
+/// Failing to listen is logged and sent on ``errors``, or thrown by
+/// ``listen()``. As a ``LoopResource``, ``start()`` listens and ``stop()``
+/// stops listening.
+///
+/// In a test context (`TestApp`) Unix sockets are not simulated yet:
+/// listening fails with ``LoopError/Code/noEventLoop``, saying so.
+@MainActor
+public final class UnixServer: EmitterProtocol, LoopResource {
+    /// Each accepted connection, not reading yet (it starts when its
+    /// component appears, or on ``TCPConnection/start()``).
+    public let emitter = Emitter<TCPConnection>()
+    /// Failures to listen or accept.
+    public let errors = Emitter<LoopError>()
+    /// The socket file's path.
+    public let path: String
+    /// The socket file's permission bits, set after binding (`0o600`).
+    public let permissions: UInt16
+    /// The listen backlog.
+    public let backlog: Int32
+    /// Whether it listens when its component appears.
+    public let startsWithComponent: Bool
+    private var handle: UnixSocketHandle?
+
+    /// - Parameters:
+    ///   - path: The socket file, at most 107 bytes.
+    ///   - permissions: Its permission bits; `0o600` (owner only) unless
+    ///     given, e.g. `0o660` for the owner's group too.
+    ///   - backlog: Pending connections the kernel may queue.
+    ///   - startsWithComponent: Listen when the component appears.
+    public init(path: String, permissions: UInt16 = 0o600, backlog: Int32 = 511, startsWithComponent: Bool = true) {
+        self.path = path
+        self.permissions = permissions
+        self.backlog = backlog
+        self.startsWithComponent = startsWithComponent
+    }
+
+    isolated deinit {
+        handle?.close()
+    }
+
+    /// Whether the server is listening.
+    public var isListening: Bool { handle != nil }
+
+    /// The emitters its component adopts.
+    public var offeredEmitters: [any EmitterProtocol] { [emitter, errors] }
+
+    /// Starts listening; a failure is logged and sent on ``errors``
+    /// (``listen()`` throws it instead). Done for you when its component
+    /// appears.
+    public func start() {
+        do {
+            try listen()
+        } catch {
+            report(error)
+        }
+    }
+
+    /// Starts listening, replacing a stale socket file (see the type's
+    /// documentation).
+    ///
+    /// - Throws: ``LoopError``, e.g. ``LoopError/Code/addressInUse`` when
+    ///   another process listens on the path, ``LoopError/Code/alreadyExists``
+    ///   when the path is not a socket, ``LoopError/Code/permissionDenied``
+    ///   when its directory is missing or not writable,
+    ///   ``LoopError/Code/invalidArgument`` for a path over 107 bytes.
+    public func listen() throws(LoopError) {
+        guard !isListening else { return }
+        let context = emitter.ownerContext ?? AppContext.current
+        if context?.simulatedNetwork != nil { throw LoopError.notSimulated("UnixServer.listen", context: path) }
+        let loop = try EventLoop.resolve(context, for: "UnixServer(\(path)).listen")
+        try UnixSocketFile.prepareToBind(path)
+        let server = try UnixSocketHandle(loop: loop)
+        do {
+            try server.bind(path)
+            try UnixSocketFile.setPermissions(path, permissions)
+            try server.listen(backlog: backlog)
+        } catch {
+            // Unlinks the file if it was bound.
+            server.close()
+            throw error
+        }
+        server.onConnection = { [unowned self] error in self.accept(error) }
+        handle = server
+    }
+
+    /// Stops listening (as ``close()``); ``start()`` listens again.
+    public func stop() {
+        close()
+    }
+
+    /// Stops listening and unlinks the socket file. Accepted connections
+    /// stay open.
+    public func close() {
+        handle?.close()
+        handle = nil
+    }
+
+    private func accept(_ error: LoopError?) {
+        if let error {
+            report(error)
+            return
+        }
+        guard let server = handle else { return }
+        let client: UnixSocketHandle
+        do {
+            client = try UnixSocketHandle(loop: server.loop)
+        } catch {
+            report(error)
+            return
+        }
+        do {
+            try server.accept(into: client)
+        } catch {
+            client.close()
+            report(error)
+            return
+        }
+        emitter.send(TCPConnection(transport: .socket(client)))
+    }
+
+    private func report(_ error: LoopError) {
+        logger.error("UnixServer \(path): \(error)")
+        errors.send(error)
+    }
+}
