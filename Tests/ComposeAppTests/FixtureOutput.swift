@@ -106,7 +106,7 @@ final class FixtureOutput: Sendable {
                 // The failure guard: only a hang reaches its end. Real
                 // time, because the output comes from a real process.
                 let failureGuard = Task { [weak self] in
-                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                    guard (try? await Task.sleep(for: timeout)) != nil else { return }   // real time: a hang guard on a real process
                     self?.expire(id)
                 }
                 state.waiters[id] = Waiter(isSatisfied: isSatisfied, continuation: continuation, failureGuard: failureGuard)

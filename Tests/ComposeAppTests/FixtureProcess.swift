@@ -188,7 +188,7 @@ final class FixtureProcess: Sendable {
         // Not synchronisation: a watchdog on real time (the child is a
         // real process), cancelled as soon as the exit is seen.
         let watchdog = Task {
-            try await Task.sleep(for: Self.failureTimeout)
+            try await Task.sleep(for: Self.failureTimeout)   // real time: a watchdog on a real process, cancelled at its exit
             kill(pid, SIGKILL)
         }
         let status = await exit.wait()

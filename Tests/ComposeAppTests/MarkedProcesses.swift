@@ -49,7 +49,7 @@ struct MarkedProcesses {
         let deadline = ContinuousClock.now + timeout
         while !condition() {
             if ContinuousClock.now > deadline { return false }
-            try? await Task.sleep(for: .milliseconds(10))
+            try? await Task.sleep(for: .milliseconds(10))   // real time: polling /proc, which sends no event
         }
         return true
     }

@@ -53,7 +53,7 @@ enum RudeClient {
             if index % 2 == 1 { send(fd, bytes: Array("hello\n".utf8)) }
             // Real time on purpose: the random pause is the subject (the
             // close lands before, during or after the server's writes).
-            usleep(UInt32.random(in: 0...20_000))
+            usleep(UInt32.random(in: 0...20_000))   // real time: the random pause is the subject
             if index % 10 == 9 { reset(fd) } else { close(fd) }
         }
         return failures

@@ -100,7 +100,7 @@ struct LateQuitter: Component {
         let start = clock.now
         // Real time, on purpose: what is tested is that the clock of no app
         // sleeps on ContinuousClock.
-        try await clock.sleep(for: .milliseconds(5))
+        try await clock.sleep(for: .milliseconds(5))   // real time: the subject is the clock of no app
         #expect(start.duration(to: clock.now) >= .milliseconds(5))
     }
 }

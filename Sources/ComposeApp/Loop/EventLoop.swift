@@ -2,6 +2,7 @@ internal import CLibUV
 import Compose
 import Dispatch
 import Logging
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,17 +52,13 @@ final class EventLoop {
     var writeCalls = 0
 
     /// The buffer every stream of the loop (sockets, pipes, terminal) reads
-    /// into (see ``ReadBuffer``). Safe without isolation checks because it
-    /// is read and replaced only by libuv's allocation and read callbacks
-    /// of this loop and by the owners they call, which run on the loop
-    /// thread (the main thread), one at a time, inside `uv_run`.
-    nonisolated(unsafe) private var readBuffer = ReadBuffer()
+    /// into (see ``ReadBuffer``); reached from libuv's allocation and read
+    /// callbacks through ``readBuffer(of:)``.
+    private var readBuffer = ReadBuffer()
     /// The thread the loop is pinned to (see ``pinToCurrentThread()``):
-    /// the only one that may run it or touch its handles.
-    // nonisolated(unsafe): written once, by pinToCurrentThread() on the
-    // thread that then runs the loop, before the loop runs or any handle
-    // callback can read it; only read afterwards.
-    private nonisolated(unsafe) var thread: pthread_t?
+    /// the only one that may run it or touch its handles. Behind a lock:
+    /// the check reads it from whatever thread asks.
+    private nonisolated let thread = Mutex<pthread_t?>(nil)
     /// The process groups of the children spawned on this loop that may
     /// still have members; killed when the loop is torn down and before
     /// the app's process ends (see ``ProcessGroups``).
@@ -90,7 +87,7 @@ final class EventLoop {
 
     /// The read buffer of the loop `uv` (see ``ReadBuffer``): the current
     /// one, unless a chunk of it is still alive, in which case a new one.
-    nonisolated static func readBuffer(of uv: UnsafeMutablePointer<uv_loop_t>) -> ReadBuffer {
+    static func readBuffer(of uv: UnsafeMutablePointer<uv_loop_t>) -> ReadBuffer {
         let loop = owner(of: uv)
         if !isKnownUniquelyReferenced(&loop.readBuffer) {
             loop.readBuffer = ReadBuffer()
@@ -110,14 +107,14 @@ final class EventLoop {
     /// jobs run on whichever thread drains the main queue (one at a time,
     /// so still never concurrently).
     nonisolated var isOnLoopThread: Bool {
-        guard let thread else { return true }
-        return pthread_equal(pthread_self(), thread) != 0
+        guard let pinned = thread.withLock({ $0 }) else { return true }
+        return pthread_equal(pthread_self(), pinned) != 0
     }
 
     /// Pins the loop to the calling thread (see ``isOnLoopThread``), or
     /// unpins it. Call before the loop runs.
     func pinToCurrentThread(_ pinned: Bool = true) {
-        thread = pinned ? pthread_self() : nil
+        thread.withLock { $0 = pinned ? pthread_self() : nil }
     }
 
     /// The loop whose `uv_loop_t` is `uv`, unretained.

@@ -146,3 +146,10 @@ private func loopHandleDidClose(_ handle: UnsafeMutablePointer<uv_handle_t>?) {
 nonisolated func onLoopThread<Argument>(_ argument: Argument, _ body: @escaping @MainActor (Argument) -> Void) {
     unsafeBitCast(body, to: ((Argument) -> Void).self)(argument)
 }
+
+/// ``onLoopThread(_:_:)`` for a callback that returns a value (libuv's
+/// allocation callback asks for the loop's read buffer), on the same
+/// grounds.
+nonisolated func onLoopThread<Argument, Result>(_ argument: Argument, returning body: @escaping @MainActor (Argument) -> Result) -> Result {
+    unsafeBitCast(body, to: ((Argument) -> Result).self)(argument)
+}

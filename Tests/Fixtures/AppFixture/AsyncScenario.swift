@@ -17,7 +17,7 @@ struct AsyncScenario: Component {
                 await MainActor.run {}
                 // Real time on purpose: the subject is that Task.sleep
                 // resumes on the loop thread while the libuv loop runs.
-                try await Task.sleep(for: .milliseconds(30))
+                try await Task.sleep(for: .milliseconds(30))   // real time: the subject is Task.sleep inside a live loop
                 say("slept")
                 DispatchQueue.main.async {
                     say("dispatched")
