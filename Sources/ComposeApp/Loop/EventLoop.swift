@@ -44,11 +44,13 @@ final class EventLoop {
     /// Streams the read budget paused, to read again next turn.
     var pausedByBudget: [StreamHandle] = []
     /// The most bytes one stream delivered in one turn so far (for tests
-    /// of the read budget).
+    /// of the read budget; counted in debug builds only, off the release
+    /// read path).
     var largestReadInTurn = 0
     /// How many write requests its streams made (`uv_try_write` and
     /// `uv_write` calls, each at most one `write`/`writev` system call
-    /// when the socket takes the bytes), for tests of write batching.
+    /// when the socket takes the bytes), for tests of write batching;
+    /// counted in debug builds only, off the release write path.
     var writeCalls = 0
 
     /// The buffer every stream of the loop (sockets, pipes, terminal) reads

@@ -68,13 +68,14 @@ public enum LoopDriver {
     }
 
     /// How many write requests the running context's loop made so far
+    /// (debug builds only: 0 in release)
     /// (`uv_try_write` and `uv_write` calls).
     public static var writeCalls: Int {
         AppContext.current?.eventLoop?.writeCalls ?? 0
     }
 
     /// The most bytes one stream of the running context's loop delivered
-    /// in one loop turn so far.
+    /// in one loop turn so far (debug builds only: 0 in release).
     public static var largestReadInTurn: Int {
         AppContext.current?.eventLoop?.largestReadInTurn ?? 0
     }

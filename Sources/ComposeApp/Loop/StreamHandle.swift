@@ -107,7 +107,9 @@ class StreamHandle: LoopHandle {
             readThisTurn = 0
         }
         readThisTurn &+= count
+        #if DEBUG
         if readThisTurn > loop.largestReadInTurn { loop.largestReadInTurn = readThisTurn }
+        #endif
         guard readThisTurn >= loop.readBudgetPerTurn, wantsToRead, !isClosing else { return }
         uv_read_stop(stream)
         loop.resumeNextTurn(self)
@@ -131,7 +133,9 @@ class StreamHandle: LoopHandle {
         assertOnLoopThread()
         guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
         var buffer = uv_buf_init(UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self)), UInt32(bytes.count))
+        #if DEBUG
         loop.writeCalls &+= 1
+        #endif
         let result = uv_try_write(stream, &buffer, 1)
         if result == UV_EAGAIN.rawValue || result == UV_ENOSYS.rawValue { return 0 }
         try LoopError.check(result, "uv_try_write")
@@ -149,7 +153,9 @@ class StreamHandle: LoopHandle {
         if let base = bytes.baseAddress { payload.copyMemory(from: base, byteCount: bytes.count) }
         request.pointee.data = UnsafeMutableRawPointer(bitPattern: bytes.count)
         var buffer = uv_buf_init(payload.assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
+        #if DEBUG
         loop.writeCalls &+= 1
+        #endif
         let result = uv_write(request, stream, &buffer, 1, streamHandleWritten)
         if result < 0 {
             memory.deallocate()
