@@ -133,28 +133,16 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     }
 
     private func accept(_ error: LoopError?) {
-        if let error {
-            report(error)
-            return
-        }
-        guard let server = handle else { return }
-        let client: TCPHandle
-        do {
-            client = try TCPHandle(loop: server.loop)
+        do throws(LoopError) {
+            if let error { throw error }
+            guard let server = handle else { return }
+            let client = try server.acceptClient()
+            client.setNoDelay(noDelay)
+            client.setKeepAlive(keepAlive)
+            emitter.send(TCPConnection(transport: .socket(client)))
         } catch {
             report(error)
-            return
         }
-        do {
-            try server.accept(into: client)
-        } catch {
-            client.close()
-            report(error)
-            return
-        }
-        client.setNoDelay(noDelay)
-        client.setKeepAlive(keepAlive)
-        emitter.send(TCPConnection(transport: .socket(client)))
     }
 
     /// Accepts a simulated client (a test context's).

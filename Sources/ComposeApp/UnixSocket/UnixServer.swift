@@ -128,26 +128,14 @@ public final class UnixServer: EmitterProtocol, LoopResource {
     }
 
     private func accept(_ error: LoopError?) {
-        if let error {
-            report(error)
-            return
-        }
-        guard let server = handle else { return }
-        let client: UnixSocketHandle
-        do {
-            client = try UnixSocketHandle(loop: server.loop)
+        do throws(LoopError) {
+            if let error { throw error }
+            guard let server = handle else { return }
+            let client = try server.acceptClient()
+            emitter.send(TCPConnection(transport: .socket(client)))
         } catch {
             report(error)
-            return
         }
-        do {
-            try server.accept(into: client)
-        } catch {
-            client.close()
-            report(error)
-            return
-        }
-        emitter.send(TCPConnection(transport: .socket(client)))
     }
 
     private func report(_ error: LoopError) {
