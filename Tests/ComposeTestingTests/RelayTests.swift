@@ -3,8 +3,10 @@ import ComposeTesting
 import Testing
 
 /// Pairs the first two clients: what one sends, the other receives, with
-/// back-pressure both ways.
+/// back-pressure both ways — or, `careless`, writing from the first to the
+/// second without looking at what `write` says.
 struct PipeServer: Component {
+    var careless = false
     let listener = TCPServer(port: 7100)
     let ends = InstanceComponent<PipeEnd>()
     let pairing = Pairing()
@@ -14,6 +16,10 @@ struct PipeServer: Component {
             pairing.connections.append(connection)
             guard pairing.connections.count == 2 else { return }
             let (a, b) = (pairing.connections[0], pairing.connections[1])
+            if careless {
+                a.received += { chunk in b.write(chunk) }
+                return
+            }
             a.received.relay(to: b, pausing: a)
             b.received.relay(to: a, pausing: b)
         }
@@ -57,24 +63,8 @@ final class Pairing {
     }
 
     @Test func withoutARelayTheSameFloodCutsTheSlowPeerOff() throws {
-        /// Writes without looking at what `write` says.
-        struct CarelessPipe: Component {
-            let listener = TCPServer(port: 7100)
-            let ends = InstanceComponent<PipeEnd>()
-            let pairing = Pairing()
-            var observers: Void {
-                listener += { connection in
-                    ends.add { PipeEnd(connection: connection) }
-                    pairing.connections.append(connection)
-                    guard pairing.connections.count == 2 else { return }
-                    let (a, b) = (pairing.connections[0], pairing.connections[1])
-                    a.received += { chunk in b.write(chunk) }
-                }
-                ends.forward(\.connection.errors) += { _, error in pairing.errors.append(error) }
-            }
-        }
-        let app = TestApp(root: CarelessPipe())
-        let pairing = try #require(app.root(as: CarelessPipe.self)).pairing
+        let app = TestApp(root: PipeServer(careless: true))
+        let pairing = try #require(app.root(as: PipeServer.self)).pairing
         let sender = try app.connect(port: 7100)
         let receiver = try app.connect(port: 7100)
         receiver.stopReading(window: 64 * 1024)
