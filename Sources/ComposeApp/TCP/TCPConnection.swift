@@ -130,7 +130,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// Small writes made after the first one of a loop turn; they leave
     /// together, in one write call, at the end of the turn.
     private var batch: [UInt8] = []
-    private var wroteThisTurn = false
+    /// Whether this connection wrote in the current loop turn (and so
+    /// waits for its end, when the batch leaves).
     private var awaitsEndOfTurn = false
     private var isReading = false
     private var wantsReading = false
@@ -301,7 +302,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         guard isOpen, !closeAfterFlush, !writeIsShut else { return .closed }
         guard buffer.count > 0 else { return isFull ? .full : .written }
         if case .socket(let handle) = transport {
-            if wroteThisTurn || inFlight > 0 || !batch.isEmpty {
+            if awaitsEndOfTurn || inFlight > 0 || !batch.isEmpty {
                 if batch.count + buffer.count <= Self.batchLimit {
                     batch.append(contentsOf: buffer)
                     endTurnLater(on: handle.loop)
@@ -310,7 +311,6 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
                 flushBatch()
                 guard isOpen else { return .closed }
             } else {
-                wroteThisTurn = true
                 endTurnLater(on: handle.loop)
             }
         }
@@ -571,7 +571,6 @@ private final class LineSplitter {
 extension TCPConnection: EndOfTurnWork {
     func endOfTurn() {
         awaitsEndOfTurn = false
-        wroteThisTurn = false
         flushBatch()
     }
 }
