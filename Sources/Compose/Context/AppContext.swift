@@ -39,6 +39,10 @@ public final class AppContext {
     public var services = AppSlots()
     /// The app's configuration values, by type (see ``AppSlots``).
     public var configuration = AppSlots()
+    /// Where persisted stores (`@Store(persistedAs:)`) restore from and
+    /// save to; `nil` when the app persists nothing (see
+    /// ``StatePersisting``).
+    public var statePersistence: (any StatePersisting)?
 
     /// The tree bound with this context, while it lives.
     public package(set) weak var tree: ComponentTree?
