@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // The virtual clock's queue of due actions (HeapModule).
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // Tests only: the property-based test of the line splitter.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -41,7 +43,7 @@ let package = Package(
         ),
         .target(
             name: "ComposeTesting",
-            dependencies: ["Compose", "ComposeApp"],
+            dependencies: ["Compose", "ComposeApp", .product(name: "HeapModule", package: "swift-collections")],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -64,6 +66,14 @@ let package = Package(
             name: "ComposeChat",
             dependencies: ["ComposeApp"],
             path: "Examples/Chat",
+            swiftSettings: strictSettings
+        ),
+        // The relay daemon: commands whose output is relayed to clients
+        // with back-pressure (scripts/soak.py measures it).
+        .executableTarget(
+            name: "ComposeRelay",
+            dependencies: ["ComposeApp"],
+            path: "Examples/Relay",
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -103,7 +113,7 @@ let package = Package(
         .testTarget(
             name: "ComposeAppTests",
             dependencies: [
-                "ComposeApp", "ComposeTesting", "ComposeFixture", "ComposeChat",
+                "ComposeApp", "ComposeTesting", "ComposeFixture", "ComposeChat", "ComposeRelay",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             path: "Tests/ComposeAppTests",

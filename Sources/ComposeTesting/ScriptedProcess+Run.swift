@@ -80,6 +80,13 @@ extension ScriptedProcess {
         public var termination: ChildProcess.Termination? { process.termination }
         /// Whether the run has not ended yet.
         public var isRunning: Bool { process.termination == nil }
+        /// Whether the app paused reading this child's output (a relay to
+        /// a sink that is full): what the script writes meanwhile is held
+        /// and delivered when the app resumes, as a pipe would.
+        public var isOutputPaused: Bool { process.isOutputPaused }
+        /// Bytes written by the script and held while the app's reading is
+        /// paused.
+        public var heldOutputBytes: Int { process.heldOutputBytes }
 
         // MARK: Output
 

@@ -1,4 +1,5 @@
 public import Compose
+import HeapModule
 import Synchronization
 
 /// A ``Scheduler`` on virtual time: nothing runs until the test advances the
@@ -12,10 +13,14 @@ import Synchronization
 /// ```
 @MainActor
 public final class VirtualScheduler: Scheduler {
-    private struct Entry {
-        let id: UInt64
+    /// When an action is due; ties run in schedule order (ids grow).
+    private struct Key: Comparable {
         let due: Duration
-        let action: @MainActor () -> Void
+        let id: UInt64
+
+        static func < (a: Key, b: Key) -> Bool {
+            a.due != b.due ? a.due < b.due : a.id < b.id
+        }
     }
 
     /// The current virtual time (starts at zero), readable from any thread.
@@ -24,29 +29,35 @@ public final class VirtualScheduler: Scheduler {
     }
     // A lock, not main-actor state: `AppClock.now` reads it from anywhere.
     private nonisolated let time = Mutex<Duration>(.zero)
-    private var entries: [Entry] = []
+    /// Due times in a heap (scheduling and running cost O(log n), so a
+    /// test that queues many thousands of writes or timers stays fast); a
+    /// cancelled action's key stays until it reaches the top.
+    private var keys = Heap<Key>()
+    /// The actions not yet run or cancelled, by id.
+    private var actions: [UInt64: @MainActor () -> Void] = [:]
     private var nextID: UInt64 = 1
 
     public init() {}
 
     /// Actions scheduled and not yet run or cancelled.
-    public var pendingCount: Int { entries.count }
+    public var pendingCount: Int { actions.count }
 
     /// When the next scheduled action is due, if any.
-    public var nextDueTime: Duration? { entries.first?.due }
+    public var nextDueTime: Duration? {
+        dropCancelled()
+        return keys.min?.due
+    }
 
     public func schedule(after delay: Duration, _ action: @escaping @MainActor () -> Void) -> ScheduledAction {
         let id = nextID
         nextID += 1
-        let due = now + Swift.max(delay, .zero)
-        // Keep entries sorted by due time; equal times run in schedule order.
-        let index = entries.firstIndex { $0.due > due } ?? entries.endIndex
-        entries.insert(Entry(id: id, due: due, action: action), at: index)
+        keys.insert(Key(due: now + Swift.max(delay, .zero), id: id))
+        actions[id] = action
         return ScheduledAction(id: id)
     }
 
     public func cancel(_ action: ScheduledAction) {
-        entries.removeAll { $0.id == action.id }
+        actions[action.id] = nil
     }
 
     /// Moves time forward by `duration`, running every action that falls due
@@ -54,12 +65,20 @@ public final class VirtualScheduler: Scheduler {
     /// ``now`` set to its due time.
     public func advance(by duration: Duration) {
         let target = now + duration
-        while let first = entries.first, first.due <= target {
-            entries.removeFirst()
+        while let first = keys.min, first.due <= target {
+            keys.removeMin()
+            guard let action = actions.removeValue(forKey: first.id) else { continue }
             time.withLock { $0 = first.due }
-            first.action()
+            action()
         }
         time.withLock { $0 = target }
+    }
+
+    /// Removes the keys of cancelled actions from the top of the heap.
+    private func dropCancelled() {
+        while let first = keys.min, actions[first.id] == nil {
+            keys.removeMin()
+        }
     }
 
     /// Runs every action due now (zero-delay actions) without moving time.

@@ -95,7 +95,8 @@ public struct Emitter<Value>: EmitterProtocol, Sendable {
 
     /// Registers an observer that is told when it is removed for any reason
     /// (cancelled, or its scope or the emitter's owner destroyed).
-    func observe(
+    @discardableResult
+    package func observe(
         _ handler: @escaping @MainActor (Value) -> Void,
         onCancel: @escaping @MainActor () -> Void
     ) -> Subscription {

@@ -13,13 +13,20 @@ extension EmitterProtocol where Value == ByteChunk {
     /// ```
     ///
     /// The relay is an observer like any other: registered in the scope in
-    /// effect, it ends with that scope (or with this emitter's owner).
+    /// effect, it ends with that scope, or when this emitter's owner goes
+    /// away (a child process whose component was removed): then it stops
+    /// listening to `sink` too, so a long-lived sink relayed to by many
+    /// short-lived sources keeps no observer of theirs.
+    ///
+    /// Call it from the component that owns (or is an ancestor of) both
+    /// streams: a component may observe only its own and its descendants'
+    /// emitters, and the relay observes `sink.drained`.
     public func relay(to sink: some WritableStream, pausing source: some ReadableStream) {
         let valve = RelayValve(source: source)
-        emitter.observe { chunk in
+        valve.watch(sink)
+        emitter.observe({ chunk in
             chunk.withUnsafeBytes { valve.passed(sink.write($0)) }
-        }
-        sink.drained.observe { valve.drained() }
+        }, onCancel: { valve.stop() })
     }
 }
 
@@ -32,11 +39,11 @@ extension EmitterProtocol where Value == String {
     /// ```
     public func relay(to sink: some WritableStream, pausing source: some ReadableStream) {
         let valve = RelayValve(source: source)
-        emitter.observe { line in
+        valve.watch(sink)
+        emitter.observe({ line in
             var text = line + "\n"
             text.withUTF8 { valve.passed(sink.write(UnsafeRawBufferPointer($0))) }
-        }
-        sink.drained.observe { valve.drained() }
+        }, onCancel: { valve.stop() })
     }
 }
 
@@ -45,9 +52,21 @@ extension EmitterProtocol where Value == String {
 final class RelayValve {
     private weak var source: (any ReadableStream)?
     private var isPaused = false
+    /// The observation of the sink's `drained`, cancelled with the relay.
+    private var drainedSubscription: Subscription?
 
     init(source: any ReadableStream) {
         self.source = source
+    }
+
+    func watch(_ sink: some WritableStream) {
+        drainedSubscription = sink.drained.observe { [weak self] in self?.drained() }
+    }
+
+    /// The relay ended: stop listening to the sink.
+    func stop() {
+        drainedSubscription?.cancel()
+        drainedSubscription = nil
     }
 
     func passed(_ result: WriteResult) {

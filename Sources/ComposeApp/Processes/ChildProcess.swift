@@ -710,15 +710,17 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
     /// child.output.relay(to: connection, pausing: child)
     /// ```
     ///
-    /// A scripted child of a test context is not paused (its output is
-    /// what the test writes).
+    /// A scripted child of a test context holds what its script writes
+    /// while paused (`run.isOutputPaused`), and delivers it on resume.
     public func pauseReading() {
+        simulated?.pauseOutput()
         outputPipe?.stopReading()
         errorPipe?.stopReading()
     }
 
     /// Reads the child's output again after ``pauseReading()``.
     public func resumeReading() {
+        simulated?.resumeOutput()
         do {
             try outputPipe?.startReading()
             try errorPipe?.startReading()

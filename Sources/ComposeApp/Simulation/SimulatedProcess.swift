@@ -49,6 +49,16 @@ package final class SimulatedProcess {
     package var onSignal: (@MainActor (ProcessSignal.Name) -> Void)?
     /// Called when input arrived or ended.
     package var onInput: (@MainActor () -> Void)?
+    /// Whether the app paused reading the child's output
+    /// (`ChildProcess.pauseReading()`, a relay to a full sink): what the
+    /// script writes meanwhile is held, as a full pipe would hold it, and
+    /// delivered when the app resumes.
+    package private(set) var isOutputPaused = false
+    /// Bytes written while the output was paused, not yet delivered.
+    package var heldOutputBytes: Int { heldOutput.reduce(0) { $0 + $1.bytes.count } }
+    private var heldOutput: [(bytes: [UInt8], isError: Bool)] = []
+    /// An exit that waits for held output to be delivered.
+    private var heldExit: ChildProcess.Termination?
 
     // The app's side, set by `ChildProcess`.
     var onOutput: (@MainActor (UnsafeRawBufferPointer, _ isError: Bool) -> Void)?
@@ -99,7 +109,12 @@ package final class SimulatedProcess {
     package func writeOutput(_ bytes: [UInt8], isError: Bool = false) {
         guard termination == nil, !bytes.isEmpty else { return }
         context?.simulate { [weak self] in
-            bytes.withUnsafeBytes { self?.onOutput?($0, isError) }
+            guard let self else { return }
+            if isOutputPaused || !heldOutput.isEmpty {
+                heldOutput.append((bytes, isError))
+            } else {
+                bytes.withUnsafeBytes { onOutput?($0, isError) }
+            }
         }
     }
 
@@ -109,7 +124,16 @@ package final class SimulatedProcess {
         guard self.termination == nil else { return }
         self.termination = termination
         context?.simulate { [weak self] in
-            self?.exitReached(termination)
+            guard let self else { return }
+            // A child ended by a signal leaves what the app did not read
+            // unread (the app closes the pipe of a dead child); an exit
+            // comes after the output written before it.
+            if termination.signal != nil { heldOutput.removeAll() }
+            if heldOutput.isEmpty {
+                exitReached(termination)
+            } else {
+                heldExit = termination
+            }
         }
     }
 
@@ -125,6 +149,31 @@ package final class SimulatedProcess {
     }
 
     // MARK: The app's side
+
+    /// The app stopped reading the output pipes.
+    func pauseOutput() {
+        isOutputPaused = true
+    }
+
+    /// The app reads the output pipes again: held output is delivered, in
+    /// order, on the clock (and a held exit after it), until the app pauses
+    /// again.
+    func resumeOutput() {
+        isOutputPaused = false
+        guard !heldOutput.isEmpty || heldExit != nil else { return }
+        context?.simulate { [weak self] in self?.deliverHeld() }
+    }
+
+    private func deliverHeld() {
+        while !isOutputPaused, !heldOutput.isEmpty {
+            let (bytes, isError) = heldOutput.removeFirst()
+            bytes.withUnsafeBytes { onOutput?($0, isError) }
+        }
+        if heldOutput.isEmpty, let heldExit {
+            self.heldExit = nil
+            exitReached(heldExit)
+        }
+    }
 
     /// Sends `signal` to the child (it arrives on the clock).
     func kill(_ signal: ProcessSignal.Name) {

@@ -31,10 +31,14 @@ final class SimulatedSocket {
     private var deliveryScheduled = false
     /// Writes waiting for room in the peer's receive buffer.
     private struct Outbound {
-        let bytes: [UInt8]
+        var bytes: [UInt8]
         var taken: Int
     }
+    /// Writes the peer has not taken all of, from `outboundHead` on (a
+    /// head index rather than `removeFirst`, so a long queue drains in
+    /// linear time).
     private var outbound: [Outbound] = []
+    private var outboundHead = 0
 
     init(peer: SimulatedPeer, remoteAddress: String, scheduler: any Scheduler, context: AppContext) {
         self.peer = peer
@@ -63,7 +67,7 @@ final class SimulatedSocket {
         if peer.hasReset { throw LoopError("uv_try_write", code: UV_ECONNRESET.rawValue) }
         if peer.isClosed { throw LoopError("uv_try_write", code: UV_EPIPE.rawValue) }
         // Nothing overtakes what is queued.
-        guard outbound.isEmpty else { return 0 }
+        guard outboundHead == outbound.count else { return 0 }
         return peer.take(bytes)
     }
 
@@ -79,11 +83,18 @@ final class SimulatedSocket {
 
     /// Hands queued writes to the peer as its buffer makes room.
     func flushOutbound() {
-        while !isClosing, !outbound.isEmpty {
-            let taken = outbound[0].bytes.withUnsafeBytes { peer.take(UnsafeRawBufferPointer(rebasing: $0[outbound[0].taken...])) }
-            outbound[0].taken += taken
-            guard outbound[0].taken == outbound[0].bytes.count else { return }
-            let count = outbound.removeFirst().bytes.count
+        while !isClosing, outboundHead < outbound.count {
+            let head = outboundHead
+            let taken = outbound[head].bytes.withUnsafeBytes { peer.take(UnsafeRawBufferPointer(rebasing: $0[outbound[head].taken...])) }
+            outbound[head].taken += taken
+            guard outbound[head].taken == outbound[head].bytes.count else { return }
+            let count = outbound[head].bytes.count
+            outbound[head].bytes = []
+            outboundHead += 1
+            if outboundHead == outbound.count {
+                outbound.removeAll(keepingCapacity: true)
+                outboundHead = 0
+            }
             _ = scheduler.schedule(after: .zero) { [weak self] in
                 self?.onWriteCompleted?(count, nil)
             }
@@ -102,6 +113,7 @@ final class SimulatedSocket {
         onEnd = nil
         onWriteCompleted = nil
         outbound = []
+        outboundHead = 0
         peer.inputEnded = true
         peer.socket = nil
         _ = scheduler.schedule(after: .zero) { [self] in

@@ -1,0 +1,75 @@
+// A relay daemon written with Compose: each client may run a command and
+// gets its output lines back, at the pace the client reads them.
+//
+//   swift run -c release ComposeRelay --port 7171
+//   nc 127.0.0.1 7171        then: run yes | echo hello | stop | stats | quit
+//
+// The tree:
+//
+//   RelayApp
+//   ├── listener: TCPServer
+//   ├── monitor: LatenessMonitor          a 10 ms timer that measures its own lateness
+//   └── sessions: InstanceComponent        one per connection
+//       └── 1, 2, ...: RelaySession
+//           └── command: InstanceComponent at most one running command
+//               └── CommandComponent     ChildProcess, output relayed to the client
+//
+// What keeps it safe from its clients (README, "Flow control and limits"):
+// a command's output is relayed with back-pressure (the child is paused
+// while the client's send queue is above its high-water mark, so a client
+// that never reads costs at most that much memory); a line longer than
+// `--max-line` closes the connection with `lineTooLong`; each connection
+// reads at most a budget per loop turn, so one flooding client leaves room
+// for the others and for timers; every command runs in a process group of
+// its own, stopped with its client, at shutdown, or at the forced deadline.
+import ComposeApp
+
+@main
+struct RelayApp: Component {
+    let settings: RelaySettings
+    let listener: TCPServer
+    let monitor = LatenessMonitor(interval: .milliseconds(10))
+    let sessions = InstanceComponent<RelaySession>()
+
+    init() {
+        self.init(settings: RelaySettings.fromArguments())
+    }
+
+    init(settings: RelaySettings) {
+        self.settings = settings
+        listener = TCPServer(host: settings.host, port: settings.port)
+    }
+}
+
+extension RelayApp {
+    var observers: Void {
+        listener += { connection in
+            connection.maximumLineLength = .bytes(settings.maxLineLength)
+            sessions.add { RelaySession(connection: connection, settings: settings, lateness: monitor.samples) }
+        }
+
+        sessions.forward(\.connection.didClose) += { id, _ in
+            sessions.remove(id)
+        }
+
+        listener.errors += { error in
+            guard !listener.isListening else { return }
+            print("cannot listen: \(error)")
+            Application.shutdown(status: 1)
+        }
+
+        didAppear += {
+            if listener.isListening {
+                print("relay listening on \(settings.host):\(listener.port)")
+            }
+        }
+    }
+}
+
+extension RelayApp: StartupComponent {
+    static var configuration: StartupConfiguration {
+        var configuration = StartupConfiguration()
+        configuration.shutdownDeadline = RelaySettings.fromArguments().shutdownDeadline
+        return configuration
+    }
+}
