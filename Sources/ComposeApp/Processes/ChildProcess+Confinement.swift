@@ -155,7 +155,8 @@ extension ChildProcess {
             var path = executable
             if let workingDirectory, !executable.hasPrefix("/") { path = workingDirectory + "/" + executable }
             guard access(path, X_OK) == 0 else { throw LoopError("uv_spawn", code: -errno, context: context) }
-            return executable
+            // `exec` would take a leading `-` for an option.
+            return executable.hasPrefix("-") ? "./" + executable : executable
         }
         // The child's PATH, as execvp sees it; its default when unset.
         let path: String?
@@ -167,7 +168,7 @@ extension ChildProcess {
         guard let found = Self.lookUp(executable, path: path ?? "/bin:/usr/bin") else {
             throw LoopError("uv_spawn", code: UV_ENOENT.rawValue, context: context)
         }
-        return found
+        return found.hasPrefix("-") ? "./" + found : found
     }
 
     /// The first executable regular file named `name` in the directories of
