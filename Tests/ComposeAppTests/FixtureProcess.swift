@@ -182,8 +182,9 @@ final class FixtureProcess: Sendable {
 
     /// Waits for the child to exit and for the end of its output, and
     /// returns its exit status (a death by signal `n` is `-n`). Past the
-    /// failure timeout it kills the child and records an issue.
-    func waitForExit(sourceLocation: SourceLocation = #_sourceLocation) async -> Int32 {
+    /// failure timeout it kills the child and records an issue (as for any
+    /// death by `SIGKILL`, unless the test sent it: `killedOnPurpose`).
+    func waitForExit(killedOnPurpose: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) async -> Int32 {
         let pid = process.processIdentifier
         // Not synchronisation: a watchdog on real time (the child is a
         // real process), cancelled as soon as the exit is seen.
@@ -193,7 +194,7 @@ final class FixtureProcess: Sendable {
         }
         let status = await exit.wait()
         watchdog.cancel()
-        if status == -SIGKILL {
+        if status == -SIGKILL, !killedOnPurpose {
             Issue.record("\(name) did not exit in time and was killed.\n\(transcript)", sourceLocation: sourceLocation)
         }
         // The pipe's end of file may trail the exit by a moment.

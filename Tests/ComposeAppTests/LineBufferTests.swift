@@ -106,6 +106,40 @@ struct LineBufferTests {
         }
     }
 
+    @Test func splittingAFewPiecesAtATimeGivesTheSameLines() async {
+        // What a line budget does: stop after a few pieces, hand the bytes
+        // not consumed to the next call.
+        await propertyCheck(
+            count: 2000,
+            input: Gen.int(in: 1...20), Self.lineSpecs, Gen.int(in: 1...9).array(of: 1...12), Gen.int(in: 0...3).array(of: 1...5), Gen.int(in: 0...3)
+        ) { limit, specs, chunks, someMaxima, mode in
+            // 0 now and then (a budget spent), and never only 0.
+            let maxima = someMaxima + [1]
+            let lines = specs.map { offset, carriageReturn, shortness in
+                LineSpec(length: shortness == 0 ? limit / 2 : max(0, limit + offset), carriageReturn: carriageReturn)
+            }
+            let bytes = Self.stream(lines, lastTerminated: mode & 1 == 0)
+            let overflow: LineBuffer.Overflow = mode & 2 == 0 ? .skipLine : .stop
+            var buffer = LineBuffer(limit: .bytes(limit), overflow: overflow)
+            var pieces: [LineBuffer.Piece] = []
+            var start = 0
+            var call = 0
+            while start < bytes.count, call < 100 * (bytes.count + 1) {
+                let end = min(bytes.count, start + chunks[call % chunks.count])
+                let maximum = maxima[call % maxima.count]
+                call += 1
+                let (got, consumed) = bytes[start..<end].withUnsafeBytes { buffer.append($0, upTo: maximum) }
+                #expect(got.count <= maximum)
+                #expect(consumed <= end - start)
+                pieces += got
+                start += consumed
+            }
+            if let last = buffer.finish() { pieces.append(.line(last)) }
+            #expect(start == bytes.count, "stuck: lines \(lines), chunks \(chunks), maxima \(maxima)")
+            #expect(pieces == Self.reference(bytes, limit: limit, overflow: overflow), "lines \(lines), chunks \(chunks), maxima \(maxima)")
+        }
+    }
+
     /// The work done (bytes scanned plus bytes copied) for `mebibytes`
     /// without a newline, fed in 100-byte chunks.
     static func workWithoutNewline(mebibytes: Int, limit: LineLengthLimit, overflow: LineBuffer.Overflow) -> Int {

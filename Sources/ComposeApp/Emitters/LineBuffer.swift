@@ -61,11 +61,21 @@ struct LineBuffer {
     /// Splits `bytes`, which follow the bytes of earlier calls: returns the
     /// lines they complete and the over-long lines they reveal, in order.
     mutating func append(_ bytes: UnsafeRawBufferPointer) -> [Piece] {
-        guard !isStopped, let base = bytes.baseAddress, bytes.count > 0 else { return [] }
+        append(bytes, upTo: .max).pieces
+    }
+
+    /// Splits `bytes` as ``append(_:)`` does, but stops after `maximum`
+    /// pieces: returns them and how many bytes of `bytes` they consumed.
+    /// The bytes after `consumed` were not looked at; the caller hands
+    /// them to a later call (a line budget, see ``LineDelivery``). When
+    /// splitting stops (``Overflow/stop``), every byte counts as consumed.
+    mutating func append(_ bytes: UnsafeRawBufferPointer, upTo maximum: Int) -> (pieces: [Piece], consumed: Int) {
+        guard !isStopped, let base = bytes.baseAddress, bytes.count > 0 else { return ([], bytes.count) }
         var pieces: [Piece] = []
         let count = bytes.count
         var start = 0
         while start < count {
+            if pieces.count >= maximum { return (pieces, start) }
             let found = Self.firstNewline(base, from: start, count: count)
             let end = found ?? count
             bytesExamined += (found == nil ? end : end + 1) - start
@@ -82,7 +92,7 @@ struct LineBuffer {
                 pieces.append(.tooLong)
                 if overflow == .stop {
                     isStopped = true
-                    return pieces
+                    return (pieces, count)
                 }
                 // Without a newline in this chunk, the line goes on in the next.
                 isSkipping = found == nil
@@ -106,7 +116,7 @@ struct LineBuffer {
             }
             start = end + 1
         }
-        return pieces
+        return (pieces, count)
     }
 
     /// The unterminated last line, if any, at end of input; the buffer is

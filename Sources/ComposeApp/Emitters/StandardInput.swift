@@ -26,6 +26,10 @@ internal import CLibUV
 /// and reading goes on with the next line. So at most the limit plus one
 /// read is buffered, whatever the input.
 ///
+/// At most the loop's line budget (1,024 lines) is sent per loop turn: past
+/// it reading stops, and the rest of what was read is sent, in order, from
+/// the next turn on, before anything newer is read.
+///
 /// In a test context (`TestApp`) it reads what the test writes
 /// (`app.standardInput.write("status\n")`, `app.standardInput.close()`)
 /// instead of file descriptor 0, split into lines the same way.
@@ -44,11 +48,12 @@ public final class StandardInput: EmitterProtocol, LoopResource {
     private var file: FileReader?
     /// In a test context: reading the test's standard input.
     private var simulated: SimulatedStandardInput.Reader?
-    private var lines: LineBuffer
+    /// Splits what is read, within the line budget (made by ``start()``).
+    private var lines: LineDelivery?
     /// The longest line sent (see ``LineLengthLimit``); a longer one is
     /// reported on ``errors`` and skipped.
     public var maximumLineLength: LineLengthLimit {
-        didSet { lines.limit = maximumLineLength.bytes }
+        didSet { lines?.splitter.limit = maximumLineLength.bytes }
     }
     /// Whether it starts when its component appears.
     public let startsWithComponent: Bool
@@ -73,7 +78,6 @@ public final class StandardInput: EmitterProtocol, LoopResource {
         self.fd = fd
         self.maximumLineLength = maximumLineLength
         self.startsWithComponent = startsWithComponent
-        lines = LineBuffer(limit: maximumLineLength)
     }
 
     isolated deinit {
@@ -91,6 +95,12 @@ public final class StandardInput: EmitterProtocol, LoopResource {
         let onError: @MainActor (LoopError) -> Void = { [weak self] error in
             self?.failed(error)
         }
+        // One for the object's life: a line read before a stop goes on
+        // after the next start.
+        let lines = self.lines ?? LineDelivery(LineBuffer(limit: maximumLineLength)) { [weak self] piece in
+            self?.deliver(piece)
+        }
+        self.lines = lines
         if let input = (emitter.ownerContext ?? AppContext.current)?.simulatedStandardInput {
             simulated = input.read(onRead)
             return
@@ -100,11 +110,13 @@ public final class StandardInput: EmitterProtocol, LoopResource {
             if uv_guess_handle(fd) == UV_FILE {
                 let reader = FileReader(fd: fd, loop: loop)
                 file = reader
+                lines.attach(to: reader)
                 reader.startReading(onRead, onError: onError)
                 return
             }
             let handle = try StreamHandle(loop: loop, fileDescriptor: fd)
             stream = handle
+            lines.attach(to: handle)
             try handle.startReading(onRead, onError: onError)
         } catch {
             failed(error)
@@ -123,21 +135,23 @@ public final class StandardInput: EmitterProtocol, LoopResource {
 
     private func received(_ bytes: UnsafeRawBufferPointer?) {
         guard let bytes else {
-            if let last = lines.finish() { emitter.send(last) }
+            lines?.finish()
             isAtEnd = true
             stop()
             didEnd.send()
             return
         }
-        for piece in lines.append(bytes) {
-            switch piece {
-            case .line(let line):
-                emitter.send(line)
-            case .tooLong:
-                let error = LoopError.lineTooLong("StandardInput", limit: maximumLineLength.bytes ?? 0, context: "file descriptor \(fd)")
-                logger.warning("StandardInput: \(error)")
-                errors.send(error)
-            }
+        lines?.append(bytes)
+    }
+
+    private func deliver(_ piece: LineBuffer.Piece) {
+        switch piece {
+        case .line(let line):
+            emitter.send(line)
+        case .tooLong:
+            let error = LoopError.lineTooLong("StandardInput", limit: maximumLineLength.bytes ?? 0, context: "file descriptor \(fd)")
+            logger.warning("StandardInput: \(error)")
+            errors.send(error)
         }
     }
 

@@ -28,9 +28,13 @@ extension EventLoop {
             before.start { [unowned self] in
                 finishTurn()
                 beginTurn()
+                // What lines delivered from a backlog wrote.
+                finishTurn()
             }
             after.start { [unowned self] in finishTurn() }
             turnHandles = (before, after)
+            // Started only while a reader holds a backlog of lines.
+            backlogTurn = try TurnHandle(loop: self, phase: .idle)
         } catch {
             // Without them, work is finished at once (see finishTurn).
             logger.error("Cannot watch the loop's turns: \(error). Writes are not batched.")
@@ -47,29 +51,42 @@ extension EventLoop {
         }
     }
 
-    /// Reads again from the streams the read budget paused: the loop is
-    /// about to wait, and their data is already there.
+    /// Reads again from the readers a budget paused (their data is already
+    /// there, in the kernel or in their backlog): the loop is about to wait.
     private func beginTurn() {
         turn &+= 1
         guard !pausedByBudget.isEmpty else { return }
         let paused = pausedByBudget
         pausedByBudget.removeAll(keepingCapacity: true)
         turnHandles?.before.keepsLoopAlive = false
-        for stream in paused { stream.resumeAfterBudget() }
+        backlogTurn?.stop()
+        for reader in paused { reader.resumeAfterBudget() }
     }
 
-    /// Reads from `stream` again at the start of the next turn. Until
-    /// then the loop stays alive: a stream that stopped reading no longer
-    /// counts as active, and it may be the only one.
-    func resumeNextTurn(_ stream: StreamHandle) {
+    /// Resumes `reader` at the start of the next turn. Until then the loop
+    /// stays alive: a reader that stopped reading no longer counts as
+    /// active, and it may be the only one. With `delivering` (the reader
+    /// holds a backlog of lines, which no I/O event announces), the next
+    /// turn does not wait for I/O either.
+    func resumeNextTurn(_ reader: any TurnResumable, delivering: Bool = false) {
         if pausedByBudget.isEmpty { turnHandles?.before.keepsLoopAlive = true }
-        pausedByBudget.append(stream)
+        pausedByBudget.append(reader)
+        if delivering { startBacklogTurn() }
+    }
+
+    /// Starts the idle handle that keeps the next turn from waiting.
+    /// (Without it, had it not been made, the backlog would wait for the
+    /// loop's next event: late, never lost.)
+    private func startBacklogTurn() {
+        backlogTurn?.start {}
     }
 
     /// Closes the turn handles (the loop is torn down).
     func closeTurnHandles() {
         finishTurn()
         pausedByBudget = []
+        backlogTurn?.close()
+        backlogTurn = nil
         turnHandles?.before.close()
         turnHandles?.after.close()
         turnHandles = nil

@@ -41,12 +41,22 @@ final class EventLoop {
     /// The most bytes one stream delivers in one turn before it waits for
     /// the next (1 MiB): one flooding stream cannot hold the loop.
     var readBudgetPerTurn = 1 << 20
-    /// Streams the read budget paused, to read again next turn.
-    var pausedByBudget: [StreamHandle] = []
+    /// The most lines one reader delivers in one turn before it waits for
+    /// the next (1,024; see ``LineDelivery``): one stream of short lines
+    /// cannot hold the loop either.
+    var lineBudgetPerTurn = 1_024
+    /// Readers a budget paused, to read again next turn.
+    var pausedByBudget: [any TurnResumable] = []
+    /// While a paused reader holds lines it read (its backlog), the next
+    /// turn must not wait for I/O: an idle handle, started then.
+    var backlogTurn: TurnHandle?
     /// The most bytes one stream delivered in one turn so far (for tests
     /// of the read budget; counted in debug builds only, off the release
     /// read path).
     var largestReadInTurn = 0
+    /// The most lines one reader delivered in one turn so far (for tests
+    /// of the line budget; debug builds only).
+    var mostLinesInTurn = 0
     /// How many write requests its streams made (`uv_try_write` and
     /// `uv_write` calls, each at most one `write`/`writev` system call
     /// when the socket takes the bytes), for tests of write batching;

@@ -2,11 +2,16 @@ internal import CLibUV
 
 /// Reads a regular file descriptor chunk by chunk with `uv_fs_read` (libuv
 /// cannot poll regular files). One request at a time; the request retains
-/// this reader until its callback, which libuv always calls.
+/// this reader until its callback, which libuv always calls. A line budget
+/// (see ``LineDelivery``) holds the next read until the next loop turn.
 @MainActor
-final class FileReader {
+final class FileReader: TurnBudgeted {
     private let fd: Int32
-    private let loop: EventLoop
+    let loop: EventLoop
+    /// Lines read and not delivered yet: delivered before the next read.
+    weak var backlog: LineDelivery?
+    /// Whether the next read waits for the next turn.
+    private var isHeld = false
     private var onRead: (@MainActor (UnsafeRawBufferPointer?) -> Void)?
     private var onError: (@MainActor (LoopError) -> Void)?
     fileprivate let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
@@ -40,8 +45,30 @@ final class FileReader {
         if let request { uv_cancel(UnsafeMutableRawPointer(request).assumingMemoryBound(to: uv_req_t.self)) }
     }
 
+    /// Reads the next chunk at the start of the next turn, after the
+    /// backlog.
+    func holdUntilNextTurn() {
+        guard !isHeld, !isClosed else { return }
+        isHeld = true
+        loop.resumeNextTurn(self, delivering: backlog?.hasBacklog ?? false)
+    }
+
+    func resumeAfterBudget() {
+        isHeld = false
+        guard !isClosed else { return }
+        if let backlog, backlog.hasBacklog {
+            backlog.deliverBacklog()
+            guard !isHeld, !isClosed else { return }
+            if backlog.hasBacklog {
+                holdUntilNextTurn()
+                return
+            }
+        }
+        readNext()
+    }
+
     private func readNext() {
-        guard !isClosed, request == nil else { return }
+        guard !isClosed, !isHeld, request == nil else { return }
         let request = UnsafeMutablePointer<uv_fs_t>.allocate(capacity: 1)
         request.pointee.data = Unmanaged.passRetained(self).toOpaque()
         var chunk = uv_buf_init(buffer.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(buffer.count))

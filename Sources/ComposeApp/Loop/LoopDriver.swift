@@ -86,6 +86,19 @@ public enum LoopDriver {
         set { AppContext.current?.eventLoop?.readBudgetPerTurn = newValue }
     }
 
+    /// The most lines one reader (a child's output, a connection's
+    /// `lines`, standard input) of the running context's loop delivered in
+    /// one loop turn so far (debug builds only: 0 in release).
+    public static var mostLinesInTurn: Int {
+        AppContext.current?.eventLoop?.mostLinesInTurn ?? 0
+    }
+
+    /// The line budget of the running context's loop, per reader and turn.
+    public static var lineBudgetPerTurn: Int {
+        get { AppContext.current?.eventLoop?.lineBudgetPerTurn ?? 0 }
+        set { AppContext.current?.eventLoop?.lineBudgetPerTurn = newValue }
+    }
+
     /// The kernel's `TCP_NODELAY`, `SO_KEEPALIVE` and `TCP_KEEPIDLE` of a
     /// connection's socket (`nil` for a simulated one).
     public static func socketOptions(of connection: TCPConnection) -> (noDelay: Bool, keepAlive: Bool, keepIdle: Int32)? {

@@ -88,6 +88,11 @@ extension LoopError {
         /// names the resource and the limit. ``LoopError/code`` is
         /// `EMSGSIZE`.
         case lineTooLong
+        /// Not a libuv error: a `ChildProcess` option needs a helper program
+        /// that is not installed (`/bin/sh` for resource limits and umask,
+        /// util-linux's `setpriv` for the parent-death signal); the error
+        /// names it and what provides it. ``LoopError/code`` is `ENOENT`.
+        case missingHelper
         /// Any other libuv error, with libuv's (negative) error code as in
         /// ``LoopError/code``; ``LoopError/name`` names it.
         case other(Int32)
@@ -154,6 +159,7 @@ extension LoopError {
             case .sendQueueExceeded: "sendQueueExceeded"
             case .hostNotFound: "hostNotFound"
             case .lineTooLong: "lineTooLong"
+            case .missingHelper: "missingHelper"
             case .other(let code): "other(\(code))"
             }
         }

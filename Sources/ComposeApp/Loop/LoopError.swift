@@ -94,6 +94,19 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
         )
     }
 
+    /// A `ChildProcess` option (`for`) needs `program`, which is not
+    /// installed (see ``Code/missingHelper``); `package` provides it.
+    static func missingHelper(_ program: String, for option: String, package: String, context: String?) -> LoopError {
+        LoopError(
+            operation: "ChildProcess.start",
+            code: UV_ENOENT.rawValue,
+            kind: .missingHelper,
+            name: "ENOENT",
+            message: "\(option) needs \(program), which is not installed: install \(package), or start the child without \(option)",
+            context: context
+        )
+    }
+
     private init(operation: String, code: Int32, kind: Code, name: String, message: String, context: String? = nil) {
         self.operation = operation
         self.code = code

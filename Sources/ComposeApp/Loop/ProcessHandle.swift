@@ -58,6 +58,8 @@ final class ProcessHandle: LoopHandle {
     ///     `nil` for ours.
     ///   - group: The group ID the child runs as (`setgid`), or `nil`.
     ///   - stdio: Standard input, output and error, in that order.
+    ///   - executable: What errors name (the program a wrapper `file`
+    ///     runs); `file` when `nil`.
     ///   - onExit: Called once, on the main actor, when the child exits.
     /// - Throws: `uv_spawn`'s error (`ENOENT` for a missing executable or
     ///   working directory, `EACCES`, `EPERM` when the user or group
@@ -71,6 +73,7 @@ final class ProcessHandle: LoopHandle {
         user: UInt32? = nil,
         group: UInt32? = nil,
         stdio: [Stdio],
+        describing executable: String? = nil,
         onExit: @escaping @MainActor (Int64, Int32) -> Void
     ) throws(LoopError) {
         var spawnResult: Int32 = 0
@@ -87,7 +90,7 @@ final class ProcessHandle: LoopHandle {
         if spawnResult < 0 {
             hasExited = true
             close()
-            var context = file
+            var context = executable ?? file
             if let workingDirectory { context += " in \(workingDirectory)" }
             if let user { context += " as user \(user)" }
             if let group { context += " as group \(group)" }

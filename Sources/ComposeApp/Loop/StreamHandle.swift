@@ -38,8 +38,14 @@ class StreamHandle: LoopHandle {
     final var onShutdown: (@MainActor (LoopError?) -> Void)?
 
     /// Whether the owner wants to read (``startReading()`` until
-    /// ``stopReading()``), whether or not the read budget paused it.
+    /// ``stopReading()``), whether or not a budget paused it.
     private final var wantsToRead = false
+    /// Whether a budget stopped reading until the next turn (see
+    /// ``holdUntilNextTurn()``).
+    private final var isHeld = false
+    /// The lines read from this stream that its owner has not delivered
+    /// yet (see ``LineDelivery``): delivered before the stream reads again.
+    final weak var backlog: LineDelivery?
     /// Bytes delivered in the loop turn ``budgetTurn``.
     private final var readThisTurn = 0
     private final var budgetTurn = 0
@@ -80,11 +86,18 @@ class StreamHandle: LoopHandle {
     // MARK: Reading
 
     /// Reads until ``stopReading()``: each chunk goes to ``onRead``, the end
-    /// of input or a failure to ``onEnd``.
+    /// of input or a failure to ``onEnd``. While a budget holds the stream,
+    /// or lines read before wait in its ``backlog``, reading starts at the
+    /// next turn (after the backlog).
     final func startReading() throws(LoopError) {
         assertOnLoopThread()
         guard !isClosing else { return }
         wantsToRead = true
+        guard !isHeld else { return }
+        if let backlog, backlog.hasBacklog {
+            holdUntilNextTurn()
+            return
+        }
         try LoopError.check(uv_read_start(stream, streamHandleAllocate, streamHandleRead), "uv_read_start")
     }
 
@@ -110,21 +123,43 @@ class StreamHandle: LoopHandle {
         #if DEBUG
         if readThisTurn > loop.largestReadInTurn { loop.largestReadInTurn = readThisTurn }
         #endif
-        guard readThisTurn >= loop.readBudgetPerTurn, wantsToRead, !isClosing else { return }
+        guard readThisTurn >= loop.readBudgetPerTurn, wantsToRead else { return }
+        holdUntilNextTurn()
+    }
+}
+
+extension StreamHandle: TurnBudgeted {
+    /// Stops reading until the next turn (a budget was spent); the loop
+    /// then calls ``resumeAfterBudget()``.
+    final func holdUntilNextTurn() {
+        guard !isHeld, !isClosing else { return }
+        isHeld = true
         uv_read_stop(stream)
-        loop.resumeNextTurn(self)
+        loop.resumeNextTurn(self, delivering: backlog?.hasBacklog ?? false)
     }
 
-    /// Reads again after the budget paused it, unless the owner stopped
-    /// reading meanwhile.
+    /// Delivers the backlog, then reads again, unless the owner stopped
+    /// reading meanwhile (the backlog then waits for ``startReading()``)
+    /// or some of the backlog is left for the next turn.
     final func resumeAfterBudget() {
+        isHeld = false
         guard wantsToRead, !isClosing else { return }
+        if let backlog, backlog.hasBacklog {
+            backlog.deliverBacklog()
+            guard wantsToRead, !isClosing, !isHeld else { return }
+            if backlog.hasBacklog {
+                holdUntilNextTurn()
+                return
+            }
+        }
         if uv_read_start(stream, streamHandleAllocate, streamHandleRead) < 0 {
             // Left for the next read to report; nothing to resume.
             wantsToRead = false
         }
     }
+}
 
+extension StreamHandle {
     // MARK: Writing
 
     /// Writes what the stream takes right now. Returns the bytes written

@@ -3,6 +3,8 @@ internal import CLibUV
 /// A `uv_prepare_t` (runs just before the loop waits for I/O) or a
 /// `uv_check_t` (runs just after): the two ends of a loop turn where work
 /// batched during the turn is finished (see ``EventLoop/atEndOfTurn(_:)``).
+/// Or a `uv_idle_t`, which, while started, keeps the loop from waiting for
+/// I/O (a reader holds lines to deliver next turn, see ``LineDelivery``).
 /// It never keeps the loop alive.
 @MainActor
 final class TurnHandle: LoopHandle {
@@ -11,6 +13,9 @@ final class TurnHandle: LoopHandle {
         case beforePoll
         /// After the loop polled: after the I/O callbacks.
         case afterPoll
+        /// At the start of each turn, before ``beforePoll``; while started,
+        /// the loop polls without waiting.
+        case idle
     }
 
     private let phase: Phase
@@ -27,6 +32,10 @@ final class TurnHandle: LoopHandle {
             try super.init(loop: loop, size: MemoryLayout<uv_check_t>.size, operation: "uv_check_init") { raw in
                 uv_check_init(loop.uv, raw.assumingMemoryBound(to: uv_check_t.self))
             }
+        case .idle:
+            try super.init(loop: loop, size: MemoryLayout<uv_idle_t>.size, operation: "uv_idle_init") { raw in
+                uv_idle_init(loop.uv, raw.assumingMemoryBound(to: uv_idle_t.self))
+            }
         }
     }
 
@@ -38,8 +47,20 @@ final class TurnHandle: LoopHandle {
         switch phase {
         case .beforePoll: uv_prepare_start(raw.assumingMemoryBound(to: uv_prepare_t.self), turnHandlePrepared)
         case .afterPoll: uv_check_start(raw.assumingMemoryBound(to: uv_check_t.self), turnHandleChecked)
+        case .idle: uv_idle_start(raw.assumingMemoryBound(to: uv_idle_t.self), turnHandleIdled)
         }
         keepsLoopAlive = false
+    }
+
+    /// Stops calling back until the next ``start(_:)``.
+    func stop() {
+        assertOnLoopThread()
+        guard !isClosing else { return }
+        switch phase {
+        case .beforePoll: uv_prepare_stop(raw.assumingMemoryBound(to: uv_prepare_t.self))
+        case .afterPoll: uv_check_stop(raw.assumingMemoryBound(to: uv_check_t.self))
+        case .idle: uv_idle_stop(raw.assumingMemoryBound(to: uv_idle_t.self))
+        }
     }
 
     override func releaseCallbacks() {
@@ -56,5 +77,9 @@ private func turnHandlePrepared(_ handle: UnsafeMutablePointer<uv_prepare_t>?) {
 }
 
 private func turnHandleChecked(_ handle: UnsafeMutablePointer<uv_check_t>?) {
+    LoopHandle.dispatch(compose_uv_handle(handle), as: TurnHandle.self, ()) { owner, _ in owner.fire() }
+}
+
+private func turnHandleIdled(_ handle: UnsafeMutablePointer<uv_idle_t>?) {
     LoopHandle.dispatch(compose_uv_handle(handle), as: TurnHandle.self, ()) { owner, _ in owner.fire() }
 }

@@ -30,8 +30,9 @@ extension ChildProcess {
         }
 
         /// Only `variables`: nothing of this process's environment, not
-        /// even `PATH` (the executable is still looked up in this
-        /// process's `PATH`, by libuv, before the child starts).
+        /// even `PATH`. An executable named without a `/` is looked up in
+        /// the `PATH` given here (`/bin:/usr/bin` without one), as `execvp`
+        /// does.
         public static func clean(_ variables: [String: String]) -> Environment {
             Environment(inherits: false, variables: variables)
         }

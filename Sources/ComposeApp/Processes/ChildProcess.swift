@@ -22,7 +22,8 @@ import Glibc
 /// **Starting.** ``start()`` spawns the executable (looked up in `PATH` when
 /// it has no `/`) with ``arguments``, ``environment`` (by default this
 /// process's, see ``Environment``), ``workingDirectory``, and, when given,
-/// ``user`` and ``group``. A missing executable or working
+/// ``user`` and ``group``, ``limits``, ``umask`` and
+/// ``parentDeathSignal`` (see "Confinement"). A missing executable or working
 /// directory makes ``start()`` throw at once (`ENOENT`, naming the
 /// executable); nothing is left open. A process can be started again after
 /// ``didExit``. Inside a component it is not started for you unless it was
@@ -39,7 +40,10 @@ import Glibc
 /// not read.) The relative order of ``output`` and ``errorOutput`` lines is
 /// not preserved: they are separate pipes. A line longer than
 /// ``maximumLineLength`` (64 KiB by default) is reported on ``errors`` and
-/// skipped.
+/// skipped. At most the loop's line budget (1,024 lines) is sent per pipe
+/// and loop turn: past it the pipe is not read until the next turn, where
+/// the rest of what was read is sent first, so a child that floods short
+/// lines cannot hold the app (the child blocks once its pipe is full).
 ///
 /// **Standard input.** Made with `acceptsInput: true`, the child reads a
 /// pipe that ``write(_:)-(String)`` feeds and ``closeInput()`` ends (after
@@ -72,24 +76,52 @@ import Glibc
 /// The process handle is closed only after libuv's exit callback, so no
 /// child is left a zombie, and the pipes are read to their end and closed.
 ///
-/// **When the app itself dies.** Linux can tell a child to die with its
-/// parent (`prctl(PR_SET_PDEATHSIG)`), but only from code the child runs
-/// between `fork` and `exec`, which libuv does not offer; this type does
-/// not set it. So an app killed by `SIGKILL` (or crashing) leaves its
-/// children running. Run a daemon under systemd with the default
-/// `KillMode=control-group`, which kills every process of the service's
-/// cgroup when the service stops or dies. For one child, a wrapper can set
-/// the flag before exec:
-/// `ChildProcess("setpriv", arguments: ["--pdeathsig", "KILL", "--", "worker"])`
-/// (util-linux 2.33 or later); it reaches that process only, not what it
-/// starts, and fires when the app's main thread exits.
+/// **Confinement.** ``limits`` (open files, address space, CPU time),
+/// ``umask`` and ``parentDeathSignal`` are applied by the child to itself
+/// before it runs the executable. libuv runs no code of ours between `fork`
+/// and `exec`, so when one of them is set the child starts as a wrapper
+/// that applies them and then `exec`s the executable: `/bin/sh -c` with
+/// `ulimit -n`, `-v`, `-t` and `umask`, started by util-linux's
+/// `setpriv --pdeathsig` (2.33 or later) when ``parentDeathSignal`` is set.
+/// The wrapper becomes the executable: ``pid``, the exit status, signals
+/// and the process group are the executable's. Values reach the wrapper as
+/// arguments, never as script text. With none of them set there is no
+/// wrapper. What the wrapper changes:
+/// - ``start()`` looks the executable up itself (in the child's `PATH`, as
+///   `execvp` does) and throws `ENOENT` for a missing one, as `uv_spawn`
+///   does; the child's `argv[0]` is then the path found, not the bare name.
+/// - A limit above the app's own hard limit makes ``start()`` throw
+///   ``LoopError/Code/operationNotPermitted`` (raising a hard limit needs
+///   privileges); a value out of range ``LoopError/Code/invalidArgument``.
+/// - A missing `/bin/sh` or `setpriv` makes ``start()`` throw
+///   ``LoopError/Code/missingHelper``, naming it and the package to install.
+/// - If the wrapper still cannot apply an option (privileges lost with
+///   ``user``, a limit the kernel refuses), its shell says why on
+///   ``errorOutput`` and the child exits with status 126 without running
+///   the executable; an executable removed after ``start()`` looked it up
+///   gives the shell's status 127.
 ///
-/// **Not offered: resource limits and umask.** libuv sets no `rlimit` and
-/// no umask in the child, and setting them in the app before the spawn
-/// would change them for the app (and race with other spawns). Use a
-/// wrapper instead: `prlimit --nofile=256 --as=1073741824 --cpu=60 -- tool`
-/// (util-linux), or
-/// `ChildProcess("/bin/sh", arguments: ["-c", "ulimit -n 256; umask 027; exec tool"])`.
+/// **When the app itself dies.** An app killed by `SIGKILL` (or crashing)
+/// runs none of the above. With ``parentDeathSignal`` (`.kill` typically)
+/// Linux sends the child that signal when the app dies
+/// (`prctl(PR_SET_PDEATHSIG)`). What remains:
+/// - Linux sends it when the *thread* that spawned the child ends, not the
+///   process: the runtime spawns on the app's main thread, which lives as
+///   long as the app. A loop run on another thread that ends before the
+///   app (a test's) signals its children then.
+/// - It reaches the child only: the setting is cleared in the child's own
+///   children (`fork`), so what a shell started in the background lives on
+///   after a `SIGKILL` of the app (the group kill above needs a living
+///   app). A descendant that moves to a session of its own (`setsid`)
+///   escapes every group kill as well.
+/// - Linux clears it when the child runs a set-user-ID, set-group-ID or
+///   file-capability program, or changes its effective user or group.
+/// - The app dying while the child starts is covered: after setting it the
+///   wrapper checks that its parent is still the app, and signals itself
+///   otherwise.
+/// For a whole tree, run a daemon under systemd with the default
+/// `KillMode=control-group`, which kills every process of the service's
+/// cgroup when the service stops or dies.
 ///
 /// **Lifetime.** A started process keeps itself (and the loop) alive until
 /// ``didExit`` has been sent: dropping the last reference to a running
@@ -100,7 +132,9 @@ import Glibc
 /// script the test gave for the executable (`app.scriptProcess("rsync")`),
 /// which writes the output, reads the input, receives the signals and
 /// exits; an executable nobody scripted fails as a missing one does
-/// (`ENOENT`). Everything above holds, on virtual time.
+/// (`ENOENT`). Everything above holds, on virtual time, except
+/// "Confinement": the options are validated but not applied (nothing is
+/// spawned), and the script sees the executable and arguments as given.
 @MainActor
 public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, WritableStream {
     /// Each line the child writes to its standard output.
@@ -119,7 +153,7 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
     public let drained = SignalEmitter()
     /// Bytes written to the child's input that it has not read yet (beyond
     /// what the pipe holds).
-    public private(set) var queuedInputBytes = 0
+    public internal(set) var queuedInputBytes = 0
     /// The input queue size at which ``write(_:)-([UInt8])`` says
     /// ``WriteResult/full``. 1 MiB by default.
     public var inputHighWaterMark = 1 << 20
@@ -128,7 +162,7 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
     public var inputLowWaterMark = 256 << 10
     /// Whether the input queue reached ``inputHighWaterMark`` and has not
     /// drained yet.
-    public private(set) var isInputFull = false
+    public internal(set) var isInputFull = false
 
     /// The executable: a path, or a name looked up in `PATH`.
     public let executable: String
@@ -138,10 +172,20 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
     /// additions, or clean (see ``Environment``).
     public let environment: Environment
     /// The user ID the child runs as, or `nil` for this process's (see
-    /// ``init(_:arguments:environment:workingDirectory:user:group:acceptsInput:startsWithComponent:)``).
+    /// ``init(_:arguments:environment:workingDirectory:user:group:limits:umask:parentDeathSignal:acceptsInput:startsWithComponent:)``).
     public let user: UInt32?
     /// The group ID the child runs as, or `nil` for this process's.
     public let group: UInt32?
+    /// The resource limits the child runs under (none unless given; see
+    /// ``ResourceLimits`` and "Confinement").
+    public let limits: ResourceLimits
+    /// The child's file mode creation mask (`0o027`: no write for the
+    /// group, nothing for others), or `nil` for this process's.
+    public let umask: UInt16?
+    /// The signal Linux sends the child when the app dies (`.kill`
+    /// typically), or `nil` (the default) for none: the child then
+    /// outlives an app killed by `SIGKILL`. See "When the app itself dies".
+    public let parentDeathSignal: ProcessSignal.Name?
     /// Where the child starts, or `nil` for this process's directory.
     public let workingDirectory: String?
     /// Whether the child's standard input is a pipe ``write(_:)-(String)``
@@ -160,63 +204,59 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
     /// whatever the child writes.
     public var maximumLineLength: LineLengthLimit = .default {
         didSet {
-            outputLines.limit = maximumLineLength.bytes
-            errorLines.limit = maximumLineLength.bytes
+            outputLines?.splitter.limit = maximumLineLength.bytes
+            errorLines?.splitter.limit = maximumLineLength.bytes
         }
     }
 
     /// The process ID of the child last started (kept after it exits), or
     /// `nil` before the first ``start()``.
-    public private(set) var pid: Int32?
+    public internal(set) var pid: Int32?
     /// How the last run ended, once ``didExit`` was sent.
-    public private(set) var termination: Termination?
+    public internal(set) var termination: Termination?
     /// Whether the child is running (started, and libuv has not reported
     /// its exit yet).
     public var isRunning: Bool { phase == .running }
 
-    private enum Phase {
-        /// Never started, or the last run is over (``didExit`` was sent).
-        case idle
-        /// The child runs.
-        case running
-        /// The child exited; its pipes are being read to their end.
-        case draining
-    }
-
-    private enum Stream {
-        case output, error
-    }
-
     /// Whether the child starts when its component appears (failures are
     /// then logged and sent on ``errors``).
     public let startsWithComponent: Bool
-    private var phase = Phase.idle
-    private var isClosed = false
-    private var process: ProcessHandle?
+    var phase = Phase.idle
+    var isClosed = false
+    var process: ProcessHandle?
     /// The loop of the current or last run.
-    private var loop: EventLoop?
-    private var outputPipe: StreamHandle?
-    private var errorPipe: StreamHandle?
-    private var inputPipe: StreamHandle?
-    private var outputLines = LineBuffer()
-    private var errorLines = LineBuffer()
-    private var pendingTermination: Termination?
-    private var killTimer: TimerHandle?
-    private var drainTimer: TimerHandle?
+    var loop: EventLoop?
+    var outputPipe: StreamHandle?
+    var errorPipe: StreamHandle?
+    var inputPipe: StreamHandle?
+    /// The lines of the current or last run's pipes (see
+    /// ``startLines(on:)``).
+    var outputLines: LineDelivery?
+    var errorLines: LineDelivery?
+    /// Pipes that ended with lines still to send (see `ended(_:)`).
+    var unfinishedLines = 0
+    var pendingTermination: Termination?
+    var killTimer: TimerHandle?
+    var drainTimer: TimerHandle?
     /// The process groups of earlier or current runs whose leader exited
     /// while other members may live on: still signalled by ``terminate()``,
     /// ``kill(_:)`` and ``close()`` (see "Process group").
-    private var lingeringGroups: Set<Int32> = []
+    var lingeringGroups: Set<Int32> = []
     /// In a test context: the scripted run under way.
-    private var simulated: SimulatedProcess?
+    var simulated: SimulatedProcess?
     /// Holds this object while a run is under way (see "Lifetime").
-    private var retainedWhileRunning: ChildProcess?
-
-    /// How long, after the exit, pipes still held open by a descendant are
-    /// waited for.
-    static let drainTimeout: Duration = .milliseconds(200)
+    var retainedWhileRunning: ChildProcess?
 
     /// Describes a child process; ``start()`` runs it.
+    ///
+    /// ```swift
+    /// let worker = ChildProcess(
+    ///     "/usr/local/bin/worker",
+    ///     limits: .init(openFiles: 256, addressSpace: 1 << 30, cpuSeconds: 600),
+    ///     umask: 0o027,
+    ///     parentDeathSignal: .kill
+    /// )
+    /// ```
     ///
     /// - Parameters:
     ///   - executable: A path (`/bin/sh`), or a name looked up in `PATH`.
@@ -232,6 +272,13 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
     ///     child cannot take it, ``start()`` throws
     ///     ``LoopError/Code/operationNotPermitted``.
     ///   - group: The group ID the child runs as (`setgid`), or `nil`.
+    ///   - limits: Resource limits (soft and hard) the child runs under;
+    ///     none by default (see ``ResourceLimits``).
+    ///   - umask: The child's file mode creation mask (at most `0o777`), or
+    ///     `nil` (the default) for this process's.
+    ///   - parentDeathSignal: The signal the child gets when the app dies,
+    ///     even by `SIGKILL` (`PR_SET_PDEATHSIG`; needs util-linux's
+    ///     `setpriv`), or `nil` (the default) for none.
     ///   - acceptsInput: `true` to write to the child's standard input.
     ///   - startsWithComponent: `true` to start the child when its
     ///     component appears (failures are then logged and sent on
@@ -243,6 +290,9 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
         workingDirectory: String? = nil,
         user: UInt32? = nil,
         group: UInt32? = nil,
+        limits: ResourceLimits = .none,
+        umask: UInt16? = nil,
+        parentDeathSignal: ProcessSignal.Name? = nil,
         acceptsInput: Bool = false,
         startsWithComponent: Bool = false
     ) {
@@ -252,6 +302,9 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
         self.workingDirectory = workingDirectory
         self.user = user
         self.group = group
+        self.limits = limits
+        self.umask = umask
+        self.parentDeathSignal = parentDeathSignal
         self.acceptsInput = acceptsInput
         self.startsWithComponent = startsWithComponent
     }
@@ -271,13 +324,17 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
 
     // MARK: Running
 
-    /// Spawns the child. Does nothing (and logs) while a run is under way or
-    /// after ``close()``.
+    /// Spawns the child (through the wrapper of "Confinement" when an
+    /// option needs it). Does nothing (and logs) while a run is under way
+    /// or after ``close()``.
     ///
     /// - Throws: `uv_spawn`'s ``LoopError``, e.g. `ENOENT` naming the
     ///   executable when it (or the working directory) does not exist,
     ///   ``LoopError/Code/operationNotPermitted`` (`EPERM`) when the child
-    ///   cannot take ``user`` or ``group``.
+    ///   cannot take ``user`` or ``group``, or a limit is above the app's
+    ///   hard limit; ``LoopError/Code/invalidArgument`` for a limit, umask
+    ///   or signal out of range; ``LoopError/Code/missingHelper`` when the
+    ///   wrapper's `/bin/sh` or `setpriv` is not installed.
     ///   Everything opened for the spawn is closed before the throw.
     public func start() throws(LoopError) {
         guard !isClosed else {
@@ -292,6 +349,7 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
         // this run when its grace period ends.
         killTimer?.close()
         killTimer = nil
+        try validateConfinement()
         if let processes = (output.ownerContext ?? AppContext.current)?.simulatedProcesses {
             try startSimulated(processes)
             return
@@ -302,6 +360,8 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
         let loop: EventLoop
         do {
             loop = try EventLoop.resolve(output.ownerContext, for: "ChildProcess(\(executable)).start")
+            let environment = environment.resolved()
+            let launch = try launch(environment: environment)
             outputPipe = try StreamHandle(loop: loop)
             opened.append(outputPipe)
             errorPipe = try StreamHandle(loop: loop)
@@ -315,13 +375,14 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
             }
             process = try ProcessHandle(
                 loop: loop,
-                file: executable,
-                arguments: arguments,
-                environment: environment.resolved().map { $0.map { "\($0.key)=\($0.value)" }.sorted() },
+                file: launch.file,
+                arguments: launch.arguments,
+                environment: environment.map { $0.map { "\($0.key)=\($0.value)" }.sorted() },
                 workingDirectory: workingDirectory,
                 user: user,
                 group: group,
                 stdio: [inputPipe.map { .inputPipe($0) } ?? .ignore, .outputPipe(outputPipe), .outputPipe(errorPipe)],
+                describing: executable,
                 onExit: { [weak self] status, signal in
                     self?.exited(status: status, signal: signal)
                 }
@@ -335,8 +396,7 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
         self.errorPipe = errorPipe
         self.inputPipe = inputPipe
         self.loop = loop
-        outputLines = LineBuffer(limit: maximumLineLength)
-        errorLines = LineBuffer(limit: maximumLineLength)
+        startLines(on: (outputPipe, errorPipe))
         pid = process.pid
         phase = .running
         retainedWhileRunning = self
@@ -347,402 +407,14 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
         read(errorPipe, as: .error)
     }
 
-    /// Sends `signal` to the running child's process group (`SIGTERM` by
-    /// default), or, once the child exited, to what it left in its group.
-    /// Does nothing (and logs) when neither runs; a failure goes to
-    /// ``errors``.
-    public func kill(_ signal: ProcessSignal.Name = .terminate) {
-        if let simulated, phase == .running {
-            simulated.kill(signal)
-            return
-        }
-        if phase != .running, signalLingeringGroups(signal.rawValue) { return }
-        guard phase == .running, let process else {
-            logger.warning("ChildProcess(\(executable)).kill(\(signal)) while it is not running: ignored.")
-            return
-        }
-        do {
-            try process.kill(signal.rawValue)
-        } catch {
-            report(error)
-        }
-    }
-
-    /// Terminates the running child politely: `SIGTERM` to its group now,
-    /// `SIGKILL` if it still runs after ``terminationGracePeriod``. After
-    /// the child exited, does the same to what it left in its group.
-    /// Idempotent while a termination is under way; does nothing when
-    /// nothing runs.
-    public func terminate() {
-        if let simulated {
-            terminateSimulated(simulated)
-            return
-        }
-        guard killTimer == nil else { return }
-        if phase == .running {
-            kill(.terminate)
-        } else if !signalLingeringGroups(SIGTERM) {
-            return
-        }
-        do {
-            let timer = try TimerHandle(loop: runLoop())
-            timer.keepsLoopAlive = false
-            timer.start(after: terminationGracePeriod) { [weak self] in
-                self?.gracePeriodEnded()
-            }
-            killTimer = timer
-        } catch {
-            report(error)
-        }
-    }
-
-    /// Ends this process object for good: closes the input, terminates a
-    /// running child (see ``terminate()``) and closes every handle once it
-    /// has exited; ``start()`` does nothing afterwards. Idempotent.
-    public func close() {
-        guard !isClosed else { return }
-        isClosed = true
-        closeInput()
-        terminate()
-    }
-
-    // MARK: Input
-
-    /// Queues the UTF-8 bytes of `text` for the child's standard input.
-    /// Needs `acceptsInput: true` and a running child (otherwise logged and
-    /// ignored, ``WriteResult/closed``); a failed write goes to ``errors``.
-    /// A child that does not read makes the queue grow: at
-    /// ``inputHighWaterMark`` the write says ``WriteResult/full``; wait for
-    /// ``drained`` (or relay into the child, which does).
-    @discardableResult
-    public func write(_ text: String) -> WriteResult {
-        var text = text
-        return text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
-    }
-
-    /// Queues `bytes` for the child's standard input.
-    @discardableResult
-    public func write(_ bytes: [UInt8]) -> WriteResult {
-        bytes.withUnsafeBytes { write($0) }
-    }
-
-    /// Queues the bytes in `buffer` (copied) for the child's standard input.
-    @discardableResult
-    public func write(_ buffer: UnsafeRawBufferPointer) -> WriteResult {
-        if let simulated, phase == .running, !simulated.isInputClosedByApp {
-            simulated.write(buffer)
-            return .written
-        }
-        guard let inputPipe, phase == .running else {
-            let reason = !acceptsInput ? "it was made without acceptsInput" : phase != .running ? "it is not running" : "its input is closed"
-            logger.warning("ChildProcess(\(executable)).write: ignored, \(reason).")
-            return .closed
-        }
-        guard buffer.count > 0 else { return isInputFull ? .full : .queued }
-        queuedInputBytes += buffer.count
-        inputPipe.write(copying: buffer)
-        guard self.inputPipe != nil else { return .closed }
-        if queuedInputBytes >= inputHighWaterMark {
-            isInputFull = true
-            return .full
-        }
-        return .queued
-    }
-
-    /// A write to the child's input finished (or failed).
-    private func inputWritten(_ count: Int, _ error: LoopError?) {
-        queuedInputBytes = max(0, queuedInputBytes - count)
-        if let error {
-            if error.kind != .cancelled { inputFailed(error) }
-            return
-        }
-        if isInputFull, queuedInputBytes <= inputLowWaterMark {
-            isInputFull = false
-            drained.send()
-        }
-    }
-
-    /// Ends the child's standard input once every queued write is done:
-    /// the child reads end of input. Idempotent.
-    public func closeInput() {
-        simulated?.closeInput()
-        inputPipe?.closeAfterWrites()
-        inputPipe = nil
-    }
-
-    // MARK: Events
-
-    private func read(_ pipe: StreamHandle, as stream: Stream) {
-        do {
-            try pipe.startReading({ [weak self] bytes in
-                self?.received(bytes, on: stream)
-            }, onError: { [weak self] error in
-                self?.report(error)
-                self?.ended(stream)
-            })
-        } catch {
-            report(error)
-            ended(stream)
-        }
-    }
-
-    private func received(_ bytes: UnsafeRawBufferPointer?, on stream: Stream) {
-        guard let bytes else {
-            ended(stream)
-            return
-        }
-        switch stream {
-        case .output:
-            for piece in outputLines.append(bytes) { deliver(piece, to: output, name: "output") }
-        case .error:
-            for piece in errorLines.append(bytes) { deliver(piece, to: errorOutput, name: "errorOutput") }
-        }
-    }
-
-    /// Sends a line, or reports a line over ``maximumLineLength`` (which is
-    /// skipped: see the property).
-    private func deliver(_ piece: LineBuffer.Piece, to lines: Emitter<String>, name: String) {
-        switch piece {
-        case .line(let line):
-            lines.send(line)
-        case .tooLong:
-            report(.lineTooLong("ChildProcess.\(name)", limit: maximumLineLength.bytes ?? 0, context: executable))
-        }
-    }
-
-    /// A pipe reached its end (or failed): flushes its last line, closes it.
-    private func ended(_ stream: Stream) {
-        switch stream {
-        case .output:
-            guard let pipe = outputPipe else { return }
-            outputPipe = nil
-            pipe.close()
-            if let last = outputLines.finish() { output.send(last) }
-        case .error:
-            guard let pipe = errorPipe else { return }
-            errorPipe = nil
-            pipe.close()
-            if let last = errorLines.finish() { errorOutput.send(last) }
-        }
-        finishIfDrained()
-    }
-
-    private func exited(status: Int64, signal: Int32) {
-        pendingTermination = Termination(status: status, signal: signal == 0 ? nil : signal)
-        phase = .draining
-        // The handle pruned the group at the exit: still registered means
-        // another member lives on (see "Process group").
-        if let pid, let loop, simulated == nil, loop.processGroups.ids.contains(pid) {
-            lingeringGroups.insert(pid)
-        }
-        if lingeringGroups.isEmpty {
-            killTimer?.close()
-            killTimer = nil
-        }
-        // The exit callback has run: closing the handle is safe now.
-        process?.close()
-        process = nil
-        inputPipe?.close()
-        inputPipe = nil
-        if outputPipe != nil || errorPipe != nil {
-            armDrainTimer()
-        }
-        finishIfDrained()
-    }
-
-    private func armDrainTimer() {
-        do {
-            let timer = try TimerHandle(loop: runLoop())
-            timer.start(after: Self.drainTimeout) { [weak self] in
-                self?.drainNow()
-            }
-            drainTimer = timer
-        } catch {
-            report(error)
-            drainNow()
-        }
-    }
-
-    /// A descendant still holds a pipe open: reads what is buffered, then
-    /// ends the pipes.
-    private func drainNow() {
-        drainTimer?.close()
-        drainTimer = nil
-        if let pipe = outputPipe {
-            _ = pipe.readAvailable { bytes in received(bytes, on: .output) }
-            ended(.output)
-        }
-        if let pipe = errorPipe {
-            _ = pipe.readAvailable { bytes in received(bytes, on: .error) }
-            ended(.error)
-        }
-    }
-
-    private func finishIfDrained() {
-        guard phase == .draining, outputPipe == nil, errorPipe == nil, let result = pendingTermination else { return }
-        drainTimer?.close()
-        drainTimer = nil
-        pendingTermination = nil
-        termination = result
-        phase = .idle
-        let retained = retainedWhileRunning
-        retainedWhileRunning = nil
-        withExtendedLifetime(retained) {
-            didExit.send(result)
-        }
-    }
-
-    private func gracePeriodEnded() {
-        killTimer?.close()
-        killTimer = nil
-        guard phase == .running else {
-            if signalLingeringGroups(SIGKILL) {
-                logger.warning("ChildProcess(\(executable)): what pid \(pid ?? 0) left in its group still runs \(terminationGracePeriod) after SIGTERM: sending SIGKILL.")
-            }
-            return
-        }
-        logger.warning("ChildProcess(\(executable)) pid \(pid ?? 0) still runs \(terminationGracePeriod) after SIGTERM: sending SIGKILL.")
-        kill(.kill)
-    }
-
-    /// Sends `signal` to the groups earlier runs left behind, forgetting
-    /// those that are empty. Returns whether one was signalled.
-    private func signalLingeringGroups(_ signal: Int32) -> Bool {
-        guard let loop, !lingeringGroups.isEmpty else { return false }
-        var signalled = false
-        for group in lingeringGroups {
-            if loop.processGroups.signal(group, signal) == 0 {
-                signalled = true
-            } else {
-                lingeringGroups.remove(group)
-            }
-        }
-        return signalled
-    }
-
     /// The loop of the current run (timers of a termination or a drain).
-    private func runLoop() throws(LoopError) -> EventLoop {
+    func runLoop() throws(LoopError) -> EventLoop {
         if let loop { return loop }
         return try EventLoop.resolve(output.ownerContext, for: "ChildProcess(\(executable)) timer")
     }
 
-    private func report(_ error: LoopError) {
+    func report(_ error: LoopError) {
         logger.error("ChildProcess(\(executable)): \(error)")
         errors.send(error)
-    }
-
-    /// A write to the child's input failed. `EPIPE` means the child closed
-    /// its input or exited: an expected event, not a failure of the app, so
-    /// it is reported on ``errors`` once and the input is closed (later
-    /// writes are ignored).
-    private func inputFailed(_ error: LoopError) {
-        guard let pipe = inputPipe else { return }
-        inputPipe = nil
-        queuedInputBytes = 0
-        isInputFull = false
-        pipe.close()
-        if error.isPeerGone {
-            logger.debug("ChildProcess(\(executable)) closed its input: \(error)")
-            errors.send(error)
-        } else {
-            report(error)
-        }
-    }
-
-    // MARK: Simulated runs (a test context; see SimulatedProcess)
-
-    /// Starts the scripted run of a test context instead of spawning.
-    private func startSimulated(_ processes: SimulatedProcesses) throws(LoopError) {
-        let run = try processes.spawn(
-            executable: executable,
-            arguments: arguments,
-            environment: environment.resolved(),
-            workingDirectory: workingDirectory,
-            acceptsInput: acceptsInput
-        )
-        run.onOutput = { [weak self] bytes, isError in
-            self?.received(bytes, on: isError ? .error : .output)
-        }
-        run.onInputFailed = { [weak self] error in
-            // Only `EPIPE`: the child exited (see inputFailed(_:)).
-            guard let self else { return }
-            logger.debug("ChildProcess(\(executable)) closed its input: \(error)")
-            errors.send(error)
-        }
-        run.onExit = { [weak self] termination in
-            self?.simulatedExited(termination)
-        }
-        simulated = run
-        outputLines = LineBuffer(limit: maximumLineLength)
-        errorLines = LineBuffer(limit: maximumLineLength)
-        pid = run.pid
-        phase = .running
-        retainedWhileRunning = self
-        run.begin()
-    }
-
-    /// `SIGTERM` now, `SIGKILL` after the grace period, on the context's
-    /// clock.
-    private func terminateSimulated(_ run: SimulatedProcess) {
-        guard phase == .running, !run.isTerminating else { return }
-        kill(.terminate)
-        run.kill(after: terminationGracePeriod) { [weak self] in
-            self?.gracePeriodEnded()
-        }
-    }
-
-    /// The scripted run ended: its output was delivered before, so the
-    /// pipes' last lines are flushed and ``didExit`` is sent.
-    private func simulatedExited(_ termination: Termination) {
-        simulated = nil
-        if let last = outputLines.finish() { output.send(last) }
-        if let last = errorLines.finish() { errorOutput.send(last) }
-        exited(status: termination.status, signal: termination.signal ?? 0)
-    }
-
-    // MARK: Flow control
-
-    /// Stops reading the child's output and error output until
-    /// ``resumeReading()``: the child blocks once its pipes are full. What
-    /// a relay to a full sink does:
-    ///
-    /// ```swift
-    /// child.output.relay(to: connection, pausing: child)
-    /// ```
-    ///
-    /// A scripted child of a test context holds what its script writes
-    /// while paused (`run.isOutputPaused`), and delivers it on resume.
-    public func pauseReading() {
-        simulated?.pauseOutput()
-        outputPipe?.stopReading()
-        errorPipe?.stopReading()
-    }
-
-    /// Reads the child's output again after ``pauseReading()``.
-    public func resumeReading() {
-        simulated?.resumeOutput()
-        do {
-            try outputPipe?.startReading()
-            try errorPipe?.startReading()
-        } catch {
-            report(error)
-        }
-    }
-
-    // MARK: LoopResource
-
-    /// The emitters its component adopts.
-    public var offeredEmitters: [any EmitterProtocol] { [output, errorOutput, didExit, errors] }
-
-    /// Terminates the running child (``terminate()``), as its component
-    /// does when it disappears; ``start()`` runs it again after ``didExit``.
-    public func stop() {
-        terminate()
-    }
-
-    /// Logs `error` and sends it on ``errors``: the child could not start
-    /// as its component appeared.
-    public func didFailToStart(_ error: LoopError) {
-        report(error)
     }
 }

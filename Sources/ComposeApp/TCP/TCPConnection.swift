@@ -172,6 +172,12 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// Each line received (UTF-8, without `\n` or `\r\n`); a final line
     /// without a newline is sent when the peer ends its side.
     ///
+    /// At most the loop's line budget (1,024 lines) is sent per loop turn:
+    /// past it the connection stops reading, and the rest of what it read
+    /// is sent, in order, from the next turn on, before anything newer (see
+    /// ``received``, which is not held back). So a client that floods short
+    /// lines cannot hold the app.
+    ///
     /// A line longer than ``maximumLineLength`` closes the connection: the
     /// lines before it are sent, then reading stops, a
     /// ``LoopError/Code/lineTooLong`` error (naming the peer and the limit)
@@ -181,6 +187,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     public var lines: Emitter<String> {
         if let lineSplitter { return lineSplitter.lines }
         let splitter = LineSplitter(limit: maximumLineLength) { [weak self] in self?.lineTooLong() }
+        if case .socket(let handle) = transport { splitter.read(from: handle) }
         lineSplitter = splitter
         emitter += { bytes in splitter.feed(bytes) }
         return splitter.lines
@@ -535,27 +542,18 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     }
 }
 
-/// Turns received chunks into lines for ``TCPConnection/lines``; stops at
-/// the first line over the limit and reports it.
+/// Turns received chunks into lines for ``TCPConnection/lines``, within the
+/// loop's line budget; stops at the first line over the limit and reports
+/// it.
 @MainActor
 private final class LineSplitter {
-    let lines = Emitter<String>()
-    private var buffer: LineBuffer
-    private let tooLong: @MainActor () -> Void
+    let lines: Emitter<String>
+    private let delivery: LineDelivery
 
     init(limit: LineLengthLimit, tooLong: @escaping @MainActor () -> Void) {
-        buffer = LineBuffer(limit: limit, overflow: .stop)
-        self.tooLong = tooLong
-    }
-
-    var limit: LineLengthLimit {
-        get { buffer.limit.map { .bytes($0) } ?? .unlimited }
-        set { buffer.limit = newValue.bytes }
-    }
-
-    func feed(_ bytes: ByteChunk) {
-        let pieces = bytes.withUnsafeBytes { buffer.append($0) }
-        for piece in pieces {
+        let lines = Emitter<String>()
+        self.lines = lines
+        delivery = LineDelivery(LineBuffer(limit: limit, overflow: .stop)) { piece in
             switch piece {
             case .line(let line): lines.send(line)
             case .tooLong: tooLong()
@@ -563,8 +561,22 @@ private final class LineSplitter {
         }
     }
 
+    /// The socket whose reading the line budget holds.
+    func read(from handle: StreamHandle) {
+        delivery.attach(to: handle)
+    }
+
+    var limit: LineLengthLimit {
+        get { delivery.splitter.limit.map { .bytes($0) } ?? .unlimited }
+        set { delivery.splitter.limit = newValue.bytes }
+    }
+
+    func feed(_ bytes: ByteChunk) {
+        delivery.append(bytes.bytes)
+    }
+
     func finish() {
-        if let last = buffer.finish() { lines.send(last) }
+        delivery.finish()
     }
 }
 
