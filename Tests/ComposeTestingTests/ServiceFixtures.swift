@@ -10,6 +10,9 @@ import ComposeTesting
 class JournaledService: ServiceLifecycle {
     /// How long `start()` sleeps on the app's clock.
     var startTakes: Duration = .zero
+    /// Whether `start()` waits on the app's scheduler instead, deaf to
+    /// cancellation.
+    var startIgnoresCancellation = false
     var failsToStart = false
     /// How long `stop()` takes on the app's scheduler; `nil`: until it is
     /// cancelled.
@@ -26,7 +29,13 @@ class JournaledService: ServiceLifecycle {
     func start() async throws {
         if startTakes > .zero {
             journal?.entries.append("starting \(name)")
-            try await AppContext.current?.clock.sleep(for: startTakes)
+            if startIgnoresCancellation, let scheduler = AppContext.current?.scheduler {
+                await withCheckedContinuation { continuation in
+                    _ = scheduler.schedule(after: startTakes) { continuation.resume() }
+                }
+            } else {
+                try await AppContext.current?.clock.sleep(for: startTakes)
+            }
         }
         if failsToStart { throw ServiceFailure.unreachable }
         journal?.entries.append("start \(name)")

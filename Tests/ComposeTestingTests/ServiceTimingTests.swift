@@ -48,6 +48,27 @@ import Testing
         #expect(app.diagnostics.isEmpty)
     }
 
+    @Test func aSecondSignalWhileAStartIgnoresTheFirstEndsTheAppAtOnce() async {
+        let app = TestApp(ServicesApp.self, services: { services in
+            services.register(Database.self) { services in
+                let database = Database("database", journal: services.resolve(Journal.self))
+                database.startTakes = .seconds(5)
+                database.startIgnoresCancellation = true
+                return database
+            }
+        })
+        await app.advance(by: .seconds(1))
+        app.send(.terminate)
+        await app.settle()
+        #expect(!app.hasExited)
+        app.send(.interrupt)
+        #expect(app.exitStatus == 128 + ProcessSignal.Name.interrupt.rawValue)
+        // The start that went on regardless finds the app ended.
+        await app.advance(by: .seconds(4))
+        #expect(app.tree == nil)
+        #expect(app.journal?.entries.last == "start database")
+    }
+
     @Test func eachStopHasAShareOfTheDeadlineAndOneThatOverrunsDoesNotHoldUpTheRest() async throws {
         let app = TestApp(ServicesApp.self, services: { services in
             services.register((any MailService).self, creation: .atStart, dependsOn: [Cache.self]) { services in
