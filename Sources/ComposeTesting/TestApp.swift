@@ -32,7 +32,8 @@ public final class TestApp {
     public let context: AppContext
     /// The app's virtual clock.
     public let scheduler: VirtualScheduler
-    /// The bound tree.
+    /// The bound tree; `nil` until the app's services have started (at
+    /// once unless a `start()` suspends), and for good if they failed to.
     public private(set) var tree: ComponentTree!
     /// Every diagnostic the app reported, binding included, in order.
     public private(set) var diagnostics: [Diagnostic] = []

@@ -129,6 +129,23 @@ import Testing
         #expect(app.diagnostics.first?.message.hasPrefix("Cache.start() threw unreachable.") == true)
     }
 
+    @Test func aServiceMadeOnFirstUseThatFailsToStartShutsTheAppDownWithTheStartStatus() throws {
+        let app = TestApp(ServicesApp.self, services: { services in
+            services.register(Ping.self) { services in
+                let ping = Ping("ping", journal: services.resolve(Journal.self))
+                ping.failsToStart = true
+                return ping
+            }
+        })
+        #expect(app.run { app.context.services.resolve(Ping.self) } != nil)
+        app.runUntilExit()
+        #expect(app.exitStatus == ServiceRegistry.startFailureExitStatus)
+        #expect(app.diagnostics.map(\.code) == [.serviceStartFailed])
+        #expect(app.diagnostics.first?.message.hasPrefix("Ping.start() threw unreachable. The app shuts down") == true)
+        // The others, started with the app, stop as usual.
+        #expect(app.journal?.entries.filter { $0.hasPrefix("stop") } == ["stop mail", "stop cache", "stop database"])
+    }
+
     @Test func servicesThatDependOnEachOtherInACircleKeepTheAppFromStarting() {
         let app = TestApp(root: Quiet(), services: { services in
             services.register(Ping.self, creation: .atStart, dependsOn: [Pong.self]) { Ping("ping", journal: nil) }

@@ -53,7 +53,6 @@ extension ServiceRegistry {
                 started.append((id, service))
             }
             guard !isInterrupted else { return completion(.interrupted) }
-            startTask = nil
             phase = .running
             completion(.started)
         }
@@ -98,17 +97,20 @@ extension ServiceRegistry {
     /// Starts a service created on first use (after the services created
     /// at start have been planned): at once, without waiting for it.
     func startOnFirstUse(_ id: ObjectIdentifier, _ service: any ServiceLifecycle) {
-        firstUseStarts[id] = Task.immediate { [self] in
+        startingOnFirstUse.insert(id)
+        let task = Task.immediate { [self] in
+            defer {
+                startingOnFirstUse.remove(id)
+                firstUseStarts[id] = nil
+            }
             do {
                 try await service.start()
             } catch {
-                firstUseStarts[id] = nil
                 guard phase != .stopping, phase != .stopped else { return }
                 reportStartFailure(of: id, error, consequence: "The app shuts down with status \(Self.startFailureExitStatus).")
                 context?.shutdown.request(status: Self.startFailureExitStatus, reason: "\(name(of: id)) failed to start")
                 return
             }
-            firstUseStarts[id] = nil
             if phase == .stopping || phase == .stopped {
                 // Started after the others stopped: stop it at once.
                 await service.stop()
@@ -116,6 +118,8 @@ extension ServiceRegistry {
                 started.append((id, service))
             }
         }
+        // Kept (to be cancelled at shutdown) only while it runs.
+        if startingOnFirstUse.contains(id) { firstUseStarts[id] = task }
     }
 
     private func reportStartFailure(of id: ObjectIdentifier, _ error: any Error, consequence: String) {

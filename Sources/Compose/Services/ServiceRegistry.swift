@@ -129,8 +129,9 @@ public final class ServiceRegistry {
     var started: [(id: ObjectIdentifier, service: any ServiceLifecycle)] = []
     /// The task starting the services created at start.
     var startTask: Task<Void, Never>?
-    /// Tasks starting services created on first use.
+    /// Tasks starting services created on first use, while they run.
     var firstUseStarts: [ObjectIdentifier: Task<Void, Never>] = [:]
+    var startingOnFirstUse: Set<ObjectIdentifier> = []
 
     /// An empty registry; an ``AppContext`` makes its own.
     nonisolated init() {}
