@@ -32,7 +32,8 @@ public final class TestApp {
     public let context: AppContext
     /// The app's virtual clock.
     public let scheduler: VirtualScheduler
-    /// The bound tree.
+    /// The bound tree; `nil` until the app's services have started (at
+    /// once unless a `start()` suspends), and for good if they failed to.
     public private(set) var tree: ComponentTree!
     /// Every diagnostic the app reported, binding included, in order.
     public private(set) var diagnostics: [Diagnostic] = []
@@ -42,9 +43,23 @@ public final class TestApp {
     private let shutdownSignals: [ProcessSignal.Name]
     private var deadline: ScheduledAction?
 
-    /// Runs `App` as `StartupComponent.main()` does: `init()`,
-    /// `willBindRootComponent()`, binding, `didBindRootComponent()`,
-    /// activation; then runs what is due at virtual time zero.
+    /// Runs `App` as `StartupComponent.main()` does: registers and starts
+    /// its services, then `init()`, `willBindRootComponent()`, binding,
+    /// `didBindRootComponent()`, activation; then runs what is due at
+    /// virtual time zero.
+    ///
+    /// ```swift
+    /// let app = TestApp(ChatApp.self, services: { services in
+    ///     services.register(MailService.self) { FakeMail() }   // replaces the app's
+    /// })
+    /// ```
+    ///
+    /// When a service's `start()` suspends (it sleeps on the app's clock,
+    /// ...), the root is created once it has started: ``tree`` is `nil`
+    /// until then; advance time or ``settle(rounds:)`` to get there. When
+    /// the services cannot start, the app ends as a real one does (see
+    /// `ServiceRegistry`): ``exitStatus`` is
+    /// `ServiceRegistry.startFailureExitStatus`.
     ///
     /// - Parameters:
     ///   - sourceLocation: Where unasserted ``events`` are reported when
@@ -52,34 +67,41 @@ public final class TestApp {
     ///   - setUp: Runs first, before the app exists: script the outside
     ///     world the app meets at startup there (see
     ///     `TestApp+Scripting.swift`).
+    ///   - services: Registers services after the app's own
+    ///     (`App.registerServices(in:)`): a type registered again replaces
+    ///     the app's.
     public convenience init<App: StartupComponent>(
         _ type: App.Type,
         sourceLocation: SourceLocation = #_sourceLocation,
-        setUp: (TestApp) -> Void = { _ in }
+        setUp: (TestApp) -> Void = { _ in },
+        services: (ServiceRegistry) -> Void = { _ in }
     ) {
         self.init(name: ComponentTree.defaultLabel(for: App.self), configuration: App.configuration, sourceLocation: sourceLocation)
         setUp(self)
-        context.run {
+        App.registerServices(in: context.services)
+        services(context.services)
+        start { [unowned self] in
             let app = App()
             app.willBindRootComponent()
             tree = ComponentTree(app, context: context)
             tree.withRootScope { app.didBindRootComponent() }
         }
-        start()
     }
 
     /// Runs any component as an app's root, with the default
-    /// `StartupConfiguration`; `setUp` runs before the root binds.
+    /// `StartupConfiguration`; `setUp` runs before the root binds, and
+    /// `services` registers the app's services (started before it binds).
     public convenience init<Root: Component>(
         root: Root,
         configuration: StartupConfiguration = StartupConfiguration(),
         sourceLocation: SourceLocation = #_sourceLocation,
-        setUp: (TestApp) -> Void = { _ in }
+        setUp: (TestApp) -> Void = { _ in },
+        services: (ServiceRegistry) -> Void = { _ in }
     ) {
         self.init(name: ComponentTree.defaultLabel(for: Root.self), configuration: configuration, sourceLocation: sourceLocation)
         setUp(self)
-        tree = ComponentTree(root, context: context)
-        start()
+        services(context.services)
+        start { [unowned self] in tree = ComponentTree(root, context: context) }
     }
 
     private init(name: String, configuration: StartupConfiguration, sourceLocation: SourceLocation) {
@@ -104,16 +126,34 @@ public final class TestApp {
         }
     }
 
-    private func start() {
-        tree.activate()
-        context.run { context.shutdown.didStart() }
-        runUntilIdle()
-        events.startHasEnded()
+    /// Starts the services, then `bind`s and activates the root, as
+    /// `StartupComponent.main()` does.
+    private func start(bind: @escaping @MainActor () -> Void) {
+        context.shutdown.onRequestWhileStarting = { [unowned self] in context.services.cancelStart() }
+        context.run {
+            context.services.start { [unowned self] outcome in
+                context.run {
+                    switch outcome {
+                    case .started:
+                        bind()
+                        tree.activate()
+                        context.shutdown.didStart()
+                    case .failed:
+                        context.shutdown.startFailed(status: ServiceRegistry.startFailureExitStatus, reason: "its services failed to start")
+                    case .interrupted:
+                        context.shutdown.startFailed(status: nil, reason: "interrupted while its services started")
+                    }
+                }
+                runUntilIdle()
+                events.startHasEnded()
+            }
+        }
     }
 
-    /// The root component, if it is a `T`.
+    /// The root component, if it is a `T` (`nil` until the app's services
+    /// have started and the root exists).
     public func root<T: Component>(as type: T.Type) -> T? {
-        tree.root.value(as: type)
+        tree?.root.value(as: type)
     }
 
     /// The exit status, once the app has ended; `nil` while it runs.
@@ -279,7 +319,11 @@ public final class TestApp {
                 finish()
             }
         }
-        tree.destroy()
+        tree?.destroy()
+        // The services stop after the tree, in tasks: the app ends once
+        // they have (or at the deadline).
+        context.beginWork()
+        context.services.stop(within: context.shutdown.deadline) { [weak self] in self?.context.endWork() }
     }
 
     private func checkFinished() {

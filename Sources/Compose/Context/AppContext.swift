@@ -35,8 +35,9 @@ public final class AppContext {
     /// `willShutDown`.
     public let shutdown: ShutdownCoordinator
 
-    /// The app's services, by type (see ``AppSlots``).
-    public var services = AppSlots()
+    /// The app's services, by type, with their lifecycle (see
+    /// ``ServiceRegistry``).
+    public let services = ServiceRegistry()
     /// The app's configuration values, by type (see ``AppSlots``).
     public var configuration = AppSlots()
     /// Where persisted stores (`@Store(persistedAs:)`) restore from and
@@ -97,6 +98,7 @@ public final class AppContext {
         shutdown = ShutdownCoordinator(deadline: shutdownDeadline, forcedExitStatus: forcedExitStatus, logger: logger)
         clockSource = AppClockSource(scheduler: scheduler)
         clockSource.context = self
+        services.context = self
         shutdown.willShutDown += { [unowned self] in self.cancelSleeps() }
     }
 

@@ -1,15 +1,12 @@
-/// Values an app keeps by type: the slots of its context for services
-/// (``AppContext/services``) and configuration
+/// Values an app keeps by type: the slots of its context for configuration
 /// (``AppContext/configuration``). One value per type; each app has its
 /// own, so two apps in one process (two `TestApp`s) never share one.
+/// (Services, which have a lifecycle, live in ``ServiceRegistry``.)
 ///
 /// ```swift
-/// context.services[Clock.self] = SystemClock()
-/// let clock = context.services[Clock.self]
+/// context.configuration[Port.self] = Port(7070)
+/// let port = context.configuration[Port.self]
 /// ```
-///
-/// The state layer builds on these slots (registration with a lifecycle,
-/// overriding per test, typed configuration).
 public struct AppSlots {
     private var values: [ObjectIdentifier: Any] = [:]
 

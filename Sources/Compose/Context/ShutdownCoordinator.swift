@@ -48,6 +48,9 @@ public final class ShutdownCoordinator {
     /// Called when a shutdown begins, after ``willShutDown``: the runtime
     /// arms the deadline and tears the tree down here.
     package var onBegin: (@MainActor () -> Void)?
+    /// Called when a shutdown is requested while the app starts: the
+    /// runtime cancels the start of its services here.
+    package var onRequestWhileStarting: (@MainActor () -> Void)?
 
     private let logger: Logger
     private var pendingRequest: (status: Int32, reason: String)?
@@ -70,6 +73,7 @@ public final class ShutdownCoordinator {
         switch phase {
         case .starting:
             if pendingRequest == nil { pendingRequest = (status, reason) }
+            onRequestWhileStarting?()
         case .running:
             begin(status: status, reason: reason)
         case .shuttingDown, .finished:
@@ -88,13 +92,34 @@ public final class ShutdownCoordinator {
         }
     }
 
+    /// The app could not start (its services failed, or a shutdown was
+    /// requested while they started): begins the shutdown now, with
+    /// `status` and `reason`, or, when `status` is `nil`, with the pending
+    /// request's.
+    package func startFailed(status: Int32?, reason: String) {
+        guard phase == .starting else { return }
+        let request = status.map { ($0, reason) } ?? pendingRequest ?? (0, reason)
+        pendingRequest = nil
+        phase = .running
+        begin(status: request.0, reason: request.1)
+    }
+
     /// A shutdown signal arrived: begins a graceful shutdown with status 0,
-    /// or, during one, returns the status to exit with at once (128 + the
-    /// signal number).
+    /// or, during one (or a second one while the app starts), returns the
+    /// status to exit with at once (128 + the signal number).
     package func signalReceived(_ number: Int32, name: String) -> Int32? {
         switch phase {
         case .starting:
-            if pendingRequest == nil { pendingRequest = (0, name) }
+            guard pendingRequest == nil else {
+                // A second signal while the services start (the only time
+                // the loop delivers signals before the app runs): they
+                // did not heed the first.
+                logger.warning("\(name) again while starting: exiting at once.")
+                exitStatus = 128 + number
+                return 128 + number
+            }
+            pendingRequest = (0, name)
+            onRequestWhileStarting?()
             return nil
         case .running:
             begin(status: 0, reason: name)

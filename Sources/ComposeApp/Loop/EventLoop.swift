@@ -148,6 +148,22 @@ final class EventLoop {
         }
     }
 
+    /// Keeps the loop running, waiting for main-actor work that no handle
+    /// stands for (the app's services starting or stopping in tasks), until
+    /// as many ``release()``s, or ``closeAllHandles()``.
+    func hold() {
+        holds += 1
+        mainQueuePoll?.keepsLoopAlive = true
+    }
+
+    /// Ends one ``hold()``.
+    func release() {
+        holds = max(holds - 1, 0)
+        if holds == 0 { mainQueuePoll?.keepsLoopAlive = false }
+    }
+
+    private var holds = 0
+
     /// Runs the loop until no handle keeps it alive (or ``stop()``), draining
     /// the main queue one last time after each run so that work scheduled
     /// just before the loop went idle still runs.
@@ -191,7 +207,8 @@ final class EventLoop {
     }
 
     /// Closes every handle that is not closing yet (through its owner, so
-    /// owners see the close), except the main-queue poll.
+    /// owners see the close), except the main-queue poll, and ends every
+    /// ``hold()``.
     func closeAllHandles() {
         var handles: [UnsafeMutablePointer<uv_handle_t>] = []
         withUnsafeMutablePointer(to: &handles) { pointer in
@@ -200,6 +217,8 @@ final class EventLoop {
                 context?.assumingMemoryBound(to: [UnsafeMutablePointer<uv_handle_t>].self).pointee.append(handle)
             }, pointer)
         }
+        holds = 0
+        mainQueuePoll?.keepsLoopAlive = false
         for handle in handles where handle != mainQueuePoll?.handle {
             if let owner = LoopHandle.owner(of: handle) {
                 owner.close()

@@ -45,14 +45,16 @@ final class Runtime {
             loop.attachMainQueue()
             installSignals()
             context.shutdown.onBegin = { [unowned self] in self.beginShutdown() }
+            context.shutdown.onRequestWhileStarting = { [unowned self] in self.context.services.cancelStart() }
 
-            let app = App()
-            app.willBindRootComponent()
-            let tree = ComponentTree(app, context: context)
-            self.tree = tree
-            tree.withRootScope { app.didBindRootComponent() }
-            tree.activate()
-            context.shutdown.didStart()
+            App.registerServices(in: context.services)
+            // The services start in tasks the loop runs: hold it open until
+            // they have.
+            loop.hold()
+            context.services.start { [unowned self] outcome in
+                self.loop.release()
+                self.servicesDidStart(outcome, App.self)
+            }
 
             loop.run()
             if context.shutdown.phase == .running {
@@ -62,6 +64,25 @@ final class Runtime {
             }
         }
         finish()
+    }
+
+    /// Creates, binds and activates the root once the services started;
+    /// otherwise shuts down (see ``ServiceRegistry/StartOutcome``).
+    private func servicesDidStart<App: StartupComponent>(_ outcome: ServiceRegistry.StartOutcome, _ type: App.Type) {
+        switch outcome {
+        case .started:
+            let app = App()
+            app.willBindRootComponent()
+            let tree = ComponentTree(app, context: context)
+            self.tree = tree
+            tree.withRootScope { app.didBindRootComponent() }
+            tree.activate()
+            context.shutdown.didStart()
+        case .failed:
+            context.shutdown.startFailed(status: ServiceRegistry.startFailureExitStatus, reason: "its services failed to start")
+        case .interrupted:
+            context.shutdown.startFailed(status: nil, reason: "interrupted while its services started")
+        }
     }
 
     // MARK: Signals
@@ -102,6 +123,10 @@ final class Runtime {
     private func beginShutdown() {
         armDeadline()
         tree?.destroy()
+        // The services stop in tasks after the tree is gone: hold the loop
+        // open until they have (or the deadline closes everything).
+        loop.hold()
+        context.services.stop(within: context.shutdown.deadline) { [unowned self] in self.loop.release() }
     }
 
     private func armDeadline() {

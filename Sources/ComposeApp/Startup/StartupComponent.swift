@@ -26,17 +26,35 @@ import Glibc
 /// }
 /// ```
 ///
-/// `main()` creates the component with `init()`, calls
+/// Services the app's components use are registered in
+/// ``registerServices(in:)``:
+///
+/// ```swift
+/// extension AppComponent: StartupComponent {
+///     static func registerServices(in services: ServiceRegistry) {
+///         services.register(MailService.self, creation: .atStart) { SMTPMail() }
+///     }
+/// }
+/// ```
+///
+/// `main()` registers the services, starts those that start with the app
+/// (see ``ServiceRegistry``; if they cannot start, it stops those that did
+/// and exits with ``ServiceRegistry/startFailureExitStatus``), creates the
+/// component with `init()`, calls
 /// ``willBindRootComponent()``, binds the tree, calls
 /// ``didBindRootComponent()``, activates the root (`didAppear`, parents
 /// first, start routes included) and runs the loop until nothing keeps it
 /// running or the app shuts down (``Application/shutdown(status:)``,
 /// `SIGINT`, `SIGTERM`). Shutdown deactivates the tree (children first),
-/// destroys it, lets handles close, and exits.
+/// destroys it, stops the services in reverse order, lets handles close,
+/// and exits.
 @MainActor
 public protocol StartupComponent: Component {
     /// Creates the root component.
     init()
+    /// Registers the app's services, before anything else runs (see
+    /// ``ServiceRegistry``). A `TestApp` registers its overrides after.
+    static func registerServices(in services: ServiceRegistry)
     /// Called before the tree is bound.
     func willBindRootComponent()
     /// Called after the tree is bound, before it is activated.
@@ -46,6 +64,7 @@ public protocol StartupComponent: Component {
 }
 
 extension StartupComponent {
+    public static func registerServices(in services: ServiceRegistry) {}
     public func willBindRootComponent() {}
     public func didBindRootComponent() {}
     public static var configuration: StartupConfiguration { StartupConfiguration() }

@@ -76,6 +76,10 @@ extension FixtureApp: StartupComponent {
         return StartupConfiguration(shutdownDeadline: .milliseconds(milliseconds))
     }
 
+    static func registerServices(in services: ServiceRegistry) {
+        FixtureServices.register(in: services)
+    }
+
     func willBindRootComponent() {
         MainThread.id = pthread_self()
         say("willBind")
