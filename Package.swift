@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "Compose", targets: ["Compose"]),
         .library(name: "ComposeApp", targets: ["ComposeApp"]),
+        .library(name: "ComposePersistence", targets: ["ComposePersistence"]),
         .library(name: "ComposeTesting", targets: ["ComposeTesting"]),
         .executable(name: "compose", targets: ["ComposeTool"]),
     ],
@@ -39,9 +40,17 @@ let package = Package(
             dependencies: ["Compose", "CLibUV", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        // JSON persistence of stores: a module of its own because JSON
+        // coding needs FoundationEssentials, which apps that persist
+        // nothing should not load (~2 MiB of resident memory).
+        .target(
+            name: "ComposePersistence",
+            dependencies: ["ComposeApp", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "ComposeTesting",
-            dependencies: ["Compose", "ComposeApp"],
+            dependencies: ["Compose", "ComposeApp", "ComposePersistence"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -45,6 +45,7 @@ final class Runtime {
             loop.attachMainQueue()
             installSignals()
             context.shutdown.onBegin = { [unowned self] in self.beginShutdown() }
+            installStatePersistence()
 
             let app = App()
             app.willBindRootComponent()
@@ -62,6 +63,15 @@ final class Runtime {
             }
         }
         finish()
+    }
+
+    /// The app's state persistence, when its configuration asks for one:
+    /// installed before the root binds (persisted stores restore then), in
+    /// the app's state directory.
+    private func installStatePersistence() {
+        guard let factory = configuration.statePersistence else { return }
+        let directory = configuration.resolvedStateDirectory(app: StartupConfiguration.executableName ?? context.name)
+        context.statePersistence = factory.make(context, FileStateStorage(directory: directory))
     }
 
     // MARK: Signals
@@ -129,11 +139,13 @@ final class Runtime {
     }
 
     private func finish() -> Never {
+        // First, while the loop still exists: `willExit` observers (the
+        // last save of persisted state) may cancel its timers.
+        context.shutdown.finished()
         deadline?.close()
         for handle in signalHandles { handle.close() }
         signalHandles = []
         loop.tearDown()
-        context.shutdown.finished()
         fflush(nil)
         exit(context.shutdown.exitStatus ?? 0)
     }
