@@ -109,10 +109,18 @@ let package = Package(
             path: "Tests/Fixtures/AppFixture",
             swiftSettings: strictSettings
         ),
+        // Persisted state under SIGKILL, a full and a read-only file system.
+        .executableTarget(
+            name: "PersistFixture",
+            dependencies: ["ComposeApp", "ComposePersistence"],
+            path: "Tests/Fixtures/PersistFixture",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ComposeAppTests",
             dependencies: [
                 "ComposeApp", "ComposeTesting", "ComposeFixture", "ComposeChat",
+                "ComposePersistence", "PersistFixture",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             path: "Tests/ComposeAppTests",

@@ -1,8 +1,9 @@
 internal import FoundationEssentials
 
 /// The JSON a persisted state is saved as: the state with the version of
-/// its type, `{"version":2,"state":{...}}`, so that a later version of the
-/// app can tell an old file and migrate it (see ``VersionedState``).
+/// its type, `{"version":2,"state":{...}}` (the state's keys sorted), so
+/// that a later version of the app can tell an old file and migrate it
+/// (see ``VersionedState``).
 ///
 /// ```swift
 /// let bytes = try StateEnvelope.encode(Settings())
@@ -22,8 +23,16 @@ public enum StateEnvelope {
     /// - Throws: `EncodingError` when `state` cannot be encoded (a
     ///   non-finite `Double`, ...).
     public static func encode<State: Encodable>(_ state: State, version: Int? = nil) throws -> [UInt8] {
-        let envelope = Envelope(version: version ?? self.version(of: State.self), state: state)
-        return Array(try JSONEncoder().encode(envelope))
+        // Written around the state by hand so that the version comes first;
+        // keys sorted, or they come in hash order, different in each run.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let body = try encoder.encode(state)
+        var bytes = Array(#"{"version":\#(version ?? self.version(of: State.self)),"state":"#.utf8)
+        bytes.reserveCapacity(bytes.count + body.count + 1)
+        bytes.append(contentsOf: body)
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
     }
 
     /// The state in an envelope, migrated from an older version when it is
@@ -55,11 +64,6 @@ public enum StateEnvelope {
         @unknown default:
             return "\(error)"
         }
-    }
-
-    private struct Envelope<State: Encodable>: Encodable {
-        let version: Int
-        let state: State
     }
 
     private enum Keys: String, CodingKey {

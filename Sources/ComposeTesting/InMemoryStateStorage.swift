@@ -28,6 +28,11 @@ public final class InMemoryStateStorage: StateStorage {
         public let key: String
         /// What was saved.
         public let bytes: [UInt8]
+
+        public init(key: String, bytes: [UInt8]) {
+            self.key = key
+            self.bytes = bytes
+        }
     }
 
     /// What is saved, by key: each an envelope's JSON (see
