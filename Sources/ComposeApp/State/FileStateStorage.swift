@@ -25,8 +25,8 @@ import Glibc
 /// loaded.
 ///
 /// Every call is a few plain system calls, synchronous on the calling
-/// (loop) thread: meant for small states (a 1 MB state takes a few
-/// milliseconds to write, plus what `fsync` costs on the disk).
+/// (loop) thread: meant for small states (1 MB took 15-20 ms on the
+/// benchmark machine, nearly all of it in the two `fsync`s).
 ///
 /// ```swift
 /// let storage = FileStateStorage(directory: "/var/lib/myapp")
