@@ -84,6 +84,18 @@ struct FixtureCounter: Codable {
     }
 }
 
+/// Where the runtime saves an app's state when its configuration names no
+/// directory.
+@Suite struct StateDirectoryTests {
+    @Test func theRuntimeSavesInTheXDGStateDirectoryNamedAfterTheExecutable() async throws {
+        let temporary = try ScratchDirectory()
+        let app = try FixtureProcess(executable: "PersistFixture", arguments: ["seed"], environment: ["XDG_STATE_HOME": temporary.path])
+        #expect(await app.waitForExit() == 0)
+        let data = try #require(FileManager.default.contents(atPath: temporary.path + "/PersistFixture/counter.json"))
+        #expect(try StateEnvelope.decode(FixtureCounter.self, from: Array(data)).number == 1)
+    }
+}
+
 /// Runs the persistence fixture in a mount namespace of its own, on a small
 /// tmpfs at PERSIST_DIR: needs root (or CAP_SYS_ADMIN) and `unshare`.
 enum PrivateMount {

@@ -69,7 +69,9 @@ public final class FileStateStorage: StateStorage {
     ///
     /// - Throws: ``LoopError`` of the step that failed (`mkdir`, `open`,
     ///   `write`, `fsync`, `close`, `rename`), naming the path; the previous
-    ///   file is intact.
+    ///   file is intact. (Only when the last step, the directory's `fsync`,
+    ///   fails is the new file already in place, not known to survive a
+    ///   power loss; saving again repeats it.)
     public func save(_ bytes: [UInt8], key: String) throws(LoopError) {
         let name = Self.fileName(for: key)
         let directoryFD = try openDirectory(creating: true)
