@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "Compose", targets: ["Compose"]),
         .library(name: "ComposeApp", targets: ["ComposeApp"]),
+        .library(name: "ComposePersistence", targets: ["ComposePersistence"]),
         .library(name: "ComposeTesting", targets: ["ComposeTesting"]),
         .executable(name: "compose", targets: ["ComposeTool"]),
     ],
@@ -41,9 +42,20 @@ let package = Package(
             dependencies: ["Compose", "CLibUV", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        // JSON persistence of stores: a module of its own because JSON
+        // coding needs FoundationEssentials, which apps that persist
+        // nothing should not load (~2 MiB of resident memory).
+        .target(
+            name: "ComposePersistence",
+            dependencies: ["ComposeApp", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "ComposeTesting",
-            dependencies: ["Compose", "ComposeApp", .product(name: "HeapModule", package: "swift-collections")],
+            dependencies: [
+                "Compose", "ComposeApp", "ComposePersistence",
+                .product(name: "HeapModule", package: "swift-collections"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -110,10 +122,18 @@ let package = Package(
             path: "Tests/Fixtures/AppFixture",
             swiftSettings: strictSettings
         ),
+        // Persisted state under SIGKILL, a full and a read-only file system.
+        .executableTarget(
+            name: "PersistFixture",
+            dependencies: ["ComposeApp", "ComposePersistence"],
+            path: "Tests/Fixtures/PersistFixture",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ComposeAppTests",
             dependencies: [
                 "ComposeApp", "ComposeTesting", "ComposeFixture", "ComposeChat", "ComposeRelay",
+                "ComposePersistence", "PersistFixture",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             path: "Tests/ComposeAppTests",

@@ -30,6 +30,8 @@ let package = Package(
             dependencies: [
                 "BenchmarkTrees",
                 .product(name: "Compose", package: "Compose"),
+                .product(name: "ComposeApp", package: "Compose"),
+                .product(name: "ComposePersistence", package: "Compose"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             swiftSettings: strictSettings

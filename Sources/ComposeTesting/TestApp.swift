@@ -40,6 +40,14 @@ public final class TestApp {
     /// Every emitter send, lifecycle and route change in the app, with its
     /// path and virtual time, and assertions on them (see ``TestEvents``).
     public private(set) var events: TestEvents!
+    /// The in-memory back end of the app's persisted stores (see
+    /// ``InMemoryStateStorage``); replace it in `setUp`, before the root
+    /// binds, to restore what another `TestApp` saved.
+    public var stateStorage = InMemoryStateStorage() {
+        didSet { installStatePersistence() }
+    }
+    /// The app's state persistence, on ``stateStorage``.
+    let statePersistence: StatePersistenceFactory
     private let shutdownSignals: [ProcessSignal.Name]
     private var deadline: ScheduledAction?
 
@@ -108,6 +116,7 @@ public final class TestApp {
         let scheduler = VirtualScheduler()
         self.scheduler = scheduler
         shutdownSignals = configuration.shutdownSignals
+        statePersistence = configuration.statePersistence ?? Self.defaultStatePersistence
         let diagnostics = Emitter<Diagnostic>()
         context = AppContext(
             name: name,
@@ -120,6 +129,7 @@ public final class TestApp {
         )
         diagnostics += { [unowned self] in self.diagnostics.append($0) }
         context.runtime = SimulatedWorld(context: context)
+        installStatePersistence()
         context.shutdown.onBegin = { [unowned self] in self.beginShutdown() }
         events = TestEvents(context: context, createdAt: sourceLocation) { [unowned self] in
             self.tree?.root.label ?? name

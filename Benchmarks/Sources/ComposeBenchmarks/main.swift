@@ -19,9 +19,9 @@ print("  - TCP echo: \(EchoBenchmarks.rounds) rounds per load (servers in rotati
 print()
 
 // `ComposeBenchmarks emitters routing echo ...` runs only the sections
-// named (emitters, bind, routing, instances, timer, startup, echo); none:
-// all of them.
-let sections = ["emitters", "bind", "routing", "instances", "timer", "startup", "echo"]
+// named (emitters, bind, routing, instances, persist, timer, startup,
+// echo); none: all of them.
+let sections = ["emitters", "bind", "routing", "instances", "persist", "timer", "startup", "echo"]
 let selected = Set(CommandLine.arguments.dropFirst())
 if let unknown = selected.subtracting(sections).first {
     FileHandle.standardError.write(Data("unknown section \(unknown); sections: \(sections.joined(separator: ", "))\n".utf8))
@@ -182,6 +182,41 @@ if runs("instances") {
     print("new one (binding and destroying a component node, which the dictionary does not,")
     print("hence the last row: the cost must not grow with the number of instances).")
     print()
+}
+
+// 4c. Saving a 1 MB state crash-safely.
+if runs("persist") {
+    progress("persist")
+    do {
+        let result = try PersistBenchmarks.run()
+        let size = String(format: "%.2f MB", Double(result.bytes) / 1e6)
+        var persistTable = Table("save of a \(size) state", "Compose ms", "baseline ms", "Compose/baseline")
+        let bytesRatio = result.storage / result.atomicWrite
+        let stateRatio = result.coordinator / result.encodeAndWrite
+        persistTable.add("bytes: FileStateStorage.save vs Data.write(.atomic) + fsyncs", String(format: "%.2f", result.storage), String(format: "%.2f", result.atomicWrite), Format.ratio(bytesRatio))
+        persistTable.add("state: StatePersistence save vs JSONEncoder + the same", String(format: "%.2f", result.coordinator), String(format: "%.2f", result.encodeAndWrite), Format.ratio(stateRatio))
+        targets.append(Target(
+            description: "saving a \(size) state ≤ 1.5x Data.write(.atomic) + fsyncs",
+            measured: Format.ratio(bytesRatio), passed: bytesRatio <= 1.5
+        ))
+        targets.append(Target(
+            description: "saving a \(size) state, JSON encoding included, ≤ 1.5x JSONEncoder + Data.write(.atomic) + fsyncs",
+            measured: Format.ratio(stateRatio), passed: stateRatio <= 1.5
+        ))
+        print("## Persistence")
+        print()
+        print(persistTable.markdown)
+        print()
+        print("Crash-safe saves into one directory under /tmp, interleaved: FileStateStorage")
+        print("writes a temporary file, fsyncs it, renames it over the file and fsyncs the")
+        print("directory; the baseline is Foundation's atomic write (temporary file and")
+        print("rename, no fsync) followed by an fsync of the file and of the directory. The")
+        print("state row adds JSON encoding: the coordinator's envelope with sorted keys")
+        print("against JSONEncoder's default output. The disk's fsyncs dominate both.")
+        print()
+    } catch {
+        targets.append(Target(description: "persistence measured", measured: "\(error)", passed: false))
+    }
 }
 
 // The process benchmarks: see WakeUpLatency (Children.swift).

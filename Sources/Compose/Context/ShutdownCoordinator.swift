@@ -42,6 +42,12 @@ public final class ShutdownCoordinator {
     /// Sent once when a graceful shutdown begins, before the tree is
     /// deactivated.
     public let willShutDown = SignalEmitter()
+    /// Sent once when the app has ended — its tree destroyed, nothing left
+    /// running — right before the process exits (or a `TestApp` reports
+    /// its exit status): the last moment to write, synchronously, what must
+    /// survive (persisted state is saved here). Not sent on an immediate
+    /// exit (a second shutdown signal during the shutdown).
+    public let willExit = SignalEmitter()
     /// Why the shutdown began (`"SIGTERM"`, `"requested by the app"`).
     public private(set) var reason: String?
 
@@ -135,7 +141,9 @@ public final class ShutdownCoordinator {
 
     /// The app ended: nothing is left to run.
     package func finished() {
+        guard phase != .finished else { return }
         if exitStatus == nil { exitStatus = 0 }
+        willExit.send()
         phase = .finished
     }
 

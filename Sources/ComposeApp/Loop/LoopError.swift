@@ -42,6 +42,18 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
         self.context = context
     }
 
+    /// A failed POSIX call (`open`, `write`, `fsync`, `rename`, ...) that
+    /// set `errno`, for code that makes its own system calls: its ``kind``
+    /// is the case for that errno, as for the same error from libuv
+    /// (whose codes on Unix are the negated errno values).
+    ///
+    /// ```swift
+    /// if fsync(fd) != 0 { throw LoopError("fsync", errno: errno, context: path) }
+    /// ```
+    public init(_ operation: String, errno: Int32, context: String? = nil) {
+        self.init(operation, code: -errno, context: context)
+    }
+
     /// `operation` cannot run: no event loop is in reach (see
     /// ``Code/noEventLoop``).
     static func noEventLoop(_ operation: String) -> LoopError {

@@ -46,6 +46,7 @@ final class Runtime {
             installSignals()
             context.shutdown.onBegin = { [unowned self] in self.beginShutdown() }
             context.shutdown.onRequestWhileStarting = { [unowned self] in self.context.services.cancelStart() }
+            installStatePersistence()
 
             App.registerServices(in: context.services)
             // The services start in tasks the loop runs: hold it open until
@@ -83,6 +84,15 @@ final class Runtime {
         case .interrupted:
             context.shutdown.startFailed(status: nil, reason: "interrupted while its services started")
         }
+    }
+
+    /// The app's state persistence, when its configuration asks for one:
+    /// installed before the root binds (persisted stores restore then), in
+    /// the app's state directory.
+    private func installStatePersistence() {
+        guard let factory = configuration.statePersistence else { return }
+        let directory = configuration.resolvedStateDirectory(app: StartupConfiguration.executableName ?? context.name)
+        context.statePersistence = factory.make(context, FileStateStorage(directory: directory))
     }
 
     // MARK: Signals
@@ -154,11 +164,13 @@ final class Runtime {
     }
 
     private func finish() -> Never {
+        // First, while the loop still exists: `willExit` observers (the
+        // last save of persisted state) may cancel its timers.
+        context.shutdown.finished()
         deadline?.close()
         for handle in signalHandles { handle.close() }
         signalHandles = []
         loop.tearDown()
-        context.shutdown.finished()
         fflush(nil)
         exit(context.shutdown.exitStatus ?? 0)
     }

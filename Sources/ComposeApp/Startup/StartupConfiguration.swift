@@ -30,17 +30,28 @@ public struct StartupConfiguration: Sendable {
     /// })
     /// ```
     public var makeLogHandler: (@Sendable (String) -> any LogHandler)?
+    /// How `@Store(persistedAs:)` stores are saved (ComposePersistence's
+    /// `.json()`); `nil`, the default, persists nothing.
+    public var statePersistence: StatePersistenceFactory?
+    /// The directory persisted state is saved in; `nil` for the default,
+    /// `$XDG_STATE_HOME/<app>` or `~/.local/state/<app>` (see
+    /// ``defaultStateDirectory(app:environment:)``).
+    public var stateDirectory: String?
 
     public init(
         shutdownSignals: [ProcessSignal.Name] = [.interrupt, .terminate],
         shutdownDeadline: Duration = .seconds(10),
         forcedExitStatus: Int32 = 3,
-        makeLogHandler: (@Sendable (String) -> any LogHandler)? = nil
+        makeLogHandler: (@Sendable (String) -> any LogHandler)? = nil,
+        statePersistence: StatePersistenceFactory? = nil,
+        stateDirectory: String? = nil
     ) {
         self.shutdownSignals = shutdownSignals
         self.shutdownDeadline = shutdownDeadline
         self.forcedExitStatus = forcedExitStatus
         self.makeLogHandler = makeLogHandler
+        self.statePersistence = statePersistence
+        self.stateDirectory = stateDirectory
     }
 
     /// The app's logger (label `compose`), with ``makeLogHandler``'s
