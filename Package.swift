@@ -20,7 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
-        // Tests only: the property-based test of the line splitter.
+        // Tests only: the property-based tests of the line splitter and stores.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
@@ -51,7 +51,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ComposeTestingTests",
-            dependencies: ["ComposeTesting", .product(name: "InMemoryLogging", package: "swift-log")],
+            dependencies: [
+                "ComposeTesting",
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(

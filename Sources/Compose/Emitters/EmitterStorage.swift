@@ -105,6 +105,13 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         super.init()
     }
 
+    /// A storage whose last value is `value`, set without sending (a
+    /// store's emitter starts with the store's state).
+    nonisolated convenience init(primedWith value: Value) {
+        self.init()
+        state.pointee.last = value
+    }
+
     isolated deinit {
         let hooks = state.pointee.cancelHooks.values
         state.pointee.slots.deinitialize(count: state.pointee.count)
@@ -137,6 +144,13 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         if let scope, !admits(scope) {
             return Subscription()
         }
+        return insert(once: once, handler, scope: scope)
+    }
+
+    /// Registers `handler` in `scope` without checking the ancestor rule
+    /// (a mirrored store's link to the store it mirrors).
+    @inlinable
+    func insert(once: Bool, _ handler: Handler<Value>, scope: ComponentNode?) -> Subscription {
         if state.pointee.count == state.pointee.capacity { grow() }
         let id = state.pointee.nextID
         state.pointee.nextID &+= 1
@@ -226,6 +240,11 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         ObservationContext.leaveDispatch(restoring: savedCell)
         if state.pointee.depth == 0, state.pointee.cancelledCount > 0 || !state.pointee.pending.isEmpty {
             settle()
+        }
+        // The outermost dispatch ended: stores written during it send now
+        // (one load and a branch when none was).
+        if savedCell == nil, DeferredStoreSends.isPending {
+            DeferredStoreSends.flush()
         }
     }
 

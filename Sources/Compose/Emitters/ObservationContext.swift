@@ -57,6 +57,8 @@ enum ObservationContext {
         defer {
             cell = saved
             spareCells.append(scopeCell)
+            // Stores written while binding (or in a root scope) send now.
+            if saved == nil, DeferredStoreSends.isPending { DeferredStoreSends.flush() }
         }
         return try body()
     }

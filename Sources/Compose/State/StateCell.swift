@@ -1,0 +1,81 @@
+/// The non-generic face of a store's storage (``StoreBox``): what the
+/// deferred-send list needs to hold stores of any state type.
+///
+/// A store written while a dispatch runs does not send at once: it joins the
+/// list (``DeferredStoreSends``) and sends once, when the outermost dispatch
+/// ends. The list is intrusive (each cell links to the next), so deferring a
+/// store allocates nothing.
+@MainActor
+@usableFromInline
+class StateCell: BoundObject {
+    /// The next store in the deferred-send list.
+    var nextDeferred: StateCell?
+    /// Whether this store is in the deferred-send list.
+    var isDeferred = false
+    /// Sends the store's state if it changed since the last send:
+    /// ``StoreBox/sendIfChanged()``, specialised for the state type where the
+    /// store was made (a vtable call would run unspecialised generic code).
+    let sendDeferred: @MainActor (StateCell) -> Void
+
+    @usableFromInline
+    nonisolated init(sendDeferred: @escaping @MainActor (StateCell) -> Void) {
+        self.sendDeferred = sendDeferred
+        super.init()
+    }
+
+    /// The type of the state.
+    var stateType: Any.Type { Any.self }
+
+    /// Puts this store in the deferred-send list, once.
+    @usableFromInline
+    final func deferSend() {
+        guard !isDeferred else { return }
+        isDeferred = true
+        DeferredStoreSends.append(self)
+    }
+}
+
+/// The stores written during the dispatch that is running, in the order of
+/// their first write; each sends once when the outermost dispatch ends
+/// (``EmitterStorage/dispatch(_:)`` and ``ObservationContext/withScope(_:_:)``
+/// call ``flush()`` when the scope cell goes back to `nil`).
+///
+/// Like ``ObservationContext/cell``, this is the state of the dispatch in
+/// progress on the main actor, not of an app: it is empty whenever no
+/// dispatch runs, and every dispatch runs to its end synchronously, so
+/// two apps in one process never see each other's entries.
+@MainActor
+@usableFromInline
+enum DeferredStoreSends {
+    /// Whether the list holds a store: the one load the end of an outermost
+    /// dispatch pays.
+    @usableFromInline
+    static var isPending = false
+    private static var head: StateCell?
+    private static var tail: StateCell?
+    private static var isFlushing = false
+
+    static func append(_ cell: StateCell) {
+        if let tail { tail.nextDeferred = cell } else { head = cell }
+        tail = cell
+        isPending = true
+    }
+
+    /// Sends every deferred store, in order. A store written by an observer
+    /// of one of these sends joins the list and sends in this same loop; a
+    /// dispatch that ends meanwhile leaves the list to it.
+    @usableFromInline
+    static func flush() {
+        guard !isFlushing else { return }
+        isFlushing = true
+        while let cell = head {
+            head = cell.nextDeferred
+            if head == nil { tail = nil }
+            cell.nextDeferred = nil
+            cell.isDeferred = false
+            cell.sendDeferred(cell)
+        }
+        isPending = false
+        isFlushing = false
+    }
+}
