@@ -180,3 +180,18 @@ struct TwoCounters: Component {
     }
     var observers: Void { None }
 }
+
+/// Writes its store while it is bound.
+struct Preset: Component {
+    @Store var state = Counter()
+    let log: StoreLog
+}
+
+extension Preset {
+    var observers: Void {
+        $state += { log.sent.append($0) }
+        state.count = 7
+        state.name = "preset"
+        log.notes.append("sent while binding: \(log.sent.count)")
+    }
+}

@@ -59,6 +59,13 @@ import Testing
         #expect(log.sent == [Counter(count: 11, name: "outer")])
     }
 
+    @Test func writesWhileBindingSendOnceObserversHaveRun() {
+        let app = TestApp(root: Preset(log: log))
+        #expect(log.notes == ["sent while binding: 0"])
+        #expect(log.sent == [Counter(count: 7, name: "preset")])
+        #expect(app.root(as: Preset.self)?.state.count == 7)
+    }
+
     @Test func observeChangeGetsTheNewAndTheOldState() {
         let (app, counter) = counterApp()
         app.run { counter.increment.send() }
