@@ -241,11 +241,9 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         if state.pointee.depth == 0, state.pointee.cancelledCount > 0 || !state.pointee.pending.isEmpty {
             settle()
         }
-        // The outermost dispatch ended: stores written during it send now
-        // (one load and a branch when none was).
-        if savedCell == nil, DeferredStoreSends.isPending {
-            DeferredStoreSends.flush()
-        }
+        // Stores written during the outermost dispatch send when it ends
+        // (one load and a branch when none was written).
+        if DeferredStoreSends.isPending { DeferredStoreSends.flushIfOutermost() }
     }
 
     /// The loop of the outermost dispatch: observers `0..<end`, all in

@@ -58,7 +58,7 @@ enum ObservationContext {
             cell = saved
             spareCells.append(scopeCell)
             // Stores written while binding (or in a root scope) send now.
-            if saved == nil, DeferredStoreSends.isPending { DeferredStoreSends.flush() }
+            if DeferredStoreSends.isPending { DeferredStoreSends.flushIfOutermost() }
         }
         return try body()
     }

@@ -38,7 +38,7 @@ class StateCell: BoundObject {
 /// The stores written during the dispatch that is running, in the order of
 /// their first write; each sends once when the outermost dispatch ends
 /// (``EmitterStorage/dispatch(_:)`` and ``ObservationContext/withScope(_:_:)``
-/// call ``flush()`` when the scope cell goes back to `nil`).
+/// call ``flushIfOutermost()`` as they end).
 ///
 /// Like ``ObservationContext/cell``, this is the state of the dispatch in
 /// progress on the main actor, not of an app: it is empty whenever no
@@ -61,12 +61,13 @@ enum DeferredStoreSends {
         isPending = true
     }
 
-    /// Sends every deferred store, in order. A store written by an observer
-    /// of one of these sends joins the list and sends in this same loop; a
+    /// Sends every deferred store, in order, once no dispatch runs any more
+    /// (the scope cell is back to `nil`). A store written by an observer of
+    /// one of these sends joins the list and sends in this same loop; a
     /// dispatch that ends meanwhile leaves the list to it.
     @usableFromInline
-    static func flush() {
-        guard !isFlushing else { return }
+    static func flushIfOutermost() {
+        guard ObservationContext.cell == nil, !isFlushing else { return }
         isFlushing = true
         while let cell = head {
             head = cell.nextDeferred
