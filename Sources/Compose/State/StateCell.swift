@@ -8,8 +8,9 @@
 @MainActor
 @usableFromInline
 class StateCell: BoundObject {
-    /// The next store in the deferred-send list.
-    var nextDeferred: StateCell?
+    /// The next store in the deferred-send list (which holds a reference to
+    /// each store in it: see ``DeferredStoreSends``).
+    var nextDeferred: Unmanaged<StateCell>?
     /// Whether this store is in the deferred-send list.
     var isDeferred = false
     /// Sends the store's state if it changed since the last send:
@@ -49,15 +50,27 @@ class StateCell: BoundObject {
 enum DeferredStoreSends {
     /// Whether the list holds a store: the one load the end of an outermost
     /// dispatch pays.
-    @usableFromInline
+    // Unchecked: every access is a single load or store of a Bool, never
+    // held across a call, so accesses cannot overlap; a checked global
+    // costs a runtime call per write here.
+    @usableFromInline @exclusivity(unchecked)
     static var isPending = false
-    private static var head: StateCell?
-    private static var tail: StateCell?
+    // The ends of the list, unmanaged: the list holds a +1 reference to
+    // each store in it (taken in `append`, given back in the flush). Plain
+    // words, so that reading and writing them needs no dynamic exclusivity
+    // check, which the optimiser keeps for globals holding references.
+    private static var head: Unmanaged<StateCell>?
+    private static var tail: Unmanaged<StateCell>?
     private static var isFlushing = false
 
     static func append(_ cell: StateCell) {
-        if let tail { tail.nextDeferred = cell } else { head = cell }
-        tail = cell
+        let entry = Unmanaged.passRetained(cell)
+        if let tail {
+            tail.takeUnretainedValue().nextDeferred = entry
+        } else {
+            head = entry
+        }
+        tail = entry
         isPending = true
     }
 
@@ -69,7 +82,8 @@ enum DeferredStoreSends {
     static func flushIfOutermost() {
         guard ObservationContext.cell == nil, !isFlushing else { return }
         isFlushing = true
-        while let cell = head {
+        while let entry = head {
+            let cell = entry.takeRetainedValue()
             head = cell.nextDeferred
             if head == nil { tail = nil }
             cell.nextDeferred = nil
