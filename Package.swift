@@ -23,7 +23,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // The virtual clock's queue of due actions (HeapModule).
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        // Tests only: the property-based test of the line splitter.
+        // Tests only: the property-based tests of the line splitter and stores.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
@@ -65,7 +65,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ComposeTestingTests",
-            dependencies: ["ComposeTesting", .product(name: "InMemoryLogging", package: "swift-log")],
+            dependencies: [
+                "ComposeTesting",
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(

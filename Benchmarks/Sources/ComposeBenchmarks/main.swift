@@ -19,9 +19,9 @@ print("  - TCP echo: \(EchoBenchmarks.rounds) rounds per load (servers in rotati
 print()
 
 // `ComposeBenchmarks emitters routing echo ...` runs only the sections
-// named (emitters, bind, routing, instances, persist, timer, startup,
-// echo); none: all of them.
-let sections = ["emitters", "bind", "routing", "instances", "persist", "timer", "startup", "echo"]
+// named (emitters, store, bind, routing, instances, persist, timer,
+// startup, echo); none: all of them.
+let sections = ["emitters", "store", "bind", "routing", "instances", "persist", "timer", "startup", "echo"]
 let selected = Set(CommandLine.arguments.dropFirst())
 if let unknown = selected.subtracting(sections).first {
     FileHandle.standardError.write(Data("unknown section \(unknown); sections: \(sections.joined(separator: ", "))\n".utf8))
@@ -116,6 +116,50 @@ if !table.rows.isEmpty {
     print("Baseline: a `ContiguousArray<(Int) -> Void>` called by index for send, the same")
     print("array's append + removeLast for subscribe + cancel, and a recursive `Mirror` walk")
     print("of the same component value for bind. Every observer is `{ v in sink.sum &+= v }`.")
+    print()
+}
+
+// 3b. Stores: a write seen by K observers, against didSet and OpenCombine.
+if runs("store") {
+    var storeTable = Table(
+        "case (per write)", "Compose ns", "floor ns", "Compose/floor", "OpenCombine ns", "OpenCombine/Compose"
+    )
+    for (name, measure) in [
+        ("write", StoreBenchmarks.write(observedBy:sink:)),
+        ("write in an observer", StoreBenchmarks.writeInObserver(observedBy:sink:)),
+    ] {
+        for observers in [1, 10] {
+            progress("store \(name), \(observers) observer\(observers == 1 ? "" : "s")")
+            let result = measure(observers, sink)
+            let toFloor = result.compose / result.floor
+            let openCombineRatio = result.openCombine / result.compose
+            let label = "\(name), \(observers) observer\(observers == 1 ? "" : "s")"
+            storeTable.add(
+                label, Format.ns(result.compose), Format.ns(result.floor), Format.ratio(toFloor),
+                Format.ns(result.openCombine), Format.ratio(openCombineRatio)
+            )
+            targets.append(Target(
+                description: "store \(label) ≤ 2.0x the didSet floor",
+                measured: Format.ratio(toFloor), passed: toFloor <= 2.0
+            ))
+            targets.append(Target(
+                description: "store \(label) ≥ 10x cheaper than OpenCombine",
+                measured: Format.ratio(openCombineRatio), passed: openCombineRatio >= 10
+            ))
+        }
+    }
+    print("## Stores")
+    print()
+    print(storeTable.markdown)
+    print()
+    print("`state.count += 1` on a `@Store var state = Counter()` (Int and String fields)")
+    print("bound in a component, observed K times. Floor: a class whose `didSet` calls a")
+    print("`ContiguousArray` of closures (no equality check, no coalescing). Peer:")
+    print("OpenCombine's `CurrentValueSubject` with K sinks. \"write\" is made outside any")
+    print("dispatch (it sends at once); \"write in an observer\" is made by the observer of")
+    print("a Compose signal (the store sends when that dispatch ends), and so is every")
+    print("contender's, so the signal's cost is in all three columns.")
+    print("Every observer is `{ s in sink.sum &+= s.count }`.")
     print()
 }
 

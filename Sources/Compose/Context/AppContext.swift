@@ -44,6 +44,8 @@ public final class AppContext {
     /// save to; `nil` when the app persists nothing (see
     /// ``StatePersisting``).
     public var statePersistence: (any StatePersisting)?
+    /// Persisted stores' keys and `@Ref` values of this app.
+    let stateRegistry = StateRegistry()
 
     /// The tree bound with this context, while it lives.
     public package(set) weak var tree: ComponentTree?

@@ -105,6 +105,13 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         super.init()
     }
 
+    /// A storage whose last value is `value`, set without sending (a
+    /// store's emitter starts with the store's state).
+    nonisolated convenience init(primedWith value: Value) {
+        self.init()
+        state.pointee.last = value
+    }
+
     isolated deinit {
         let hooks = state.pointee.cancelHooks.values
         state.pointee.slots.deinitialize(count: state.pointee.count)
@@ -137,6 +144,13 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         if let scope, !admits(scope) {
             return Subscription()
         }
+        return insert(once: once, handler, scope: scope)
+    }
+
+    /// Registers `handler` in `scope` without checking the ancestor rule
+    /// (a mirrored store's link to the store it mirrors).
+    @inlinable
+    func insert(once: Bool, _ handler: Handler<Value>, scope: ComponentNode?) -> Subscription {
         if state.pointee.count == state.pointee.capacity { grow() }
         let id = state.pointee.nextID
         state.pointee.nextID &+= 1
@@ -227,6 +241,9 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         if state.pointee.depth == 0, state.pointee.cancelledCount > 0 || !state.pointee.pending.isEmpty {
             settle()
         }
+        // Stores written during the outermost dispatch send when it ends
+        // (one load and a branch when none was written).
+        if DeferredStoreSends.isPending { DeferredStoreSends.flushIfOutermost() }
     }
 
     /// The loop of the outermost dispatch: observers `0..<end`, all in

@@ -16,7 +16,10 @@ enum ObservationContext {
     @usableFromInline
     typealias Cell = UnsafeMutablePointer<Unmanaged<ComponentNode>?>
 
-    @usableFromInline
+    // Unchecked: every access is a single load or store of a pointer,
+    // never held across a call, so accesses cannot overlap; checked, the
+    // module's own reads (the deferred store sends) cost a runtime call.
+    @usableFromInline @exclusivity(unchecked)
     static var cell: Cell?
 
     /// The scope in effect, if any.
@@ -57,6 +60,8 @@ enum ObservationContext {
         defer {
             cell = saved
             spareCells.append(scopeCell)
+            // Stores written while binding (or in a root scope) send now.
+            if DeferredStoreSends.isPending { DeferredStoreSends.flushIfOutermost() }
         }
         return try body()
     }

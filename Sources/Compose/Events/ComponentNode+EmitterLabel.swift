@@ -10,6 +10,10 @@ extension ComponentNode {
         for (index, offset) in layout.boxOffsets.enumerated() {
             guard let box = ComponentLayout.box(at: offset, in: raw) else { continue }
             if box === storage { return layout.boxLabels[index] }
+            // A store's changes: named by the store's property.
+            if let holder = box as? any ChangeEmitterBox, holder.changeStorage === storage {
+                return Self.propertyName(layout.boxLabels[index])
+            }
             if let inner = Self.label(of: storage, inside: box) { return layout.boxLabels[index] + "." + inner }
         }
         for (index, offset) in layout.attachmentOffsets.enumerated() {
@@ -18,6 +22,23 @@ extension ComponentNode {
             return inner == "emitter" ? layout.attachmentLabels[index] : layout.attachmentLabels[index] + "." + inner
         }
         return nil
+    }
+
+    /// The property that holds `box` in this node's value, as its users
+    /// spell it (`state` for `@Store var state`), or `nil`.
+    func boxLabel(of box: BoundObject) -> String? {
+        let layout = ComponentLayout.of(componentType)
+        let raw = UnsafeRawBufferPointer(start: address, count: Self.size(of: componentType))
+        for (index, offset) in layout.boxOffsets.enumerated() where ComponentLayout.box(at: offset, in: raw) === box {
+            return Self.propertyName(layout.boxLabels[index])
+        }
+        return nil
+    }
+
+    /// A property wrapper's storage (`_state`) by its wrapped property's
+    /// name (`state`).
+    private static func propertyName(_ label: String) -> String {
+        label.hasPrefix("_") ? String(label.dropFirst()) : label
     }
 
     /// The property of `object` (a resource, a router) that holds the

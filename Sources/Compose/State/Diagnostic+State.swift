@@ -1,0 +1,11 @@
+extension Diagnostic.Code {
+    /// Two live stores of one app are persisted under the same key
+    /// (`@Store(persistedAs:)`); the second keeps its state in memory only.
+    public static let duplicateStateKey = Diagnostic.Code(rawValue: "duplicateStateKey")
+    /// A `@MappedStore` found no ancestor of its source type; it keeps its
+    /// initial value.
+    public static let mappedStoreSourceNotFound = Diagnostic.Code(rawValue: "mappedStoreSourceNotFound")
+    /// A `@Ref` id is already shared with a value of another type; the
+    /// `@Ref` keeps a value of its own.
+    public static let sharedReferenceTypeMismatch = Diagnostic.Code(rawValue: "sharedReferenceTypeMismatch")
+}

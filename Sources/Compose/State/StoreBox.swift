@@ -1,0 +1,125 @@
+/// The shared storage behind a ``Store`` (and behind the value a ``Ref``
+/// shares): the state, the emitter of its changes, and, for a persisted
+/// store, its key.
+///
+/// Copies of a store (and of the component holding it) share one box. The
+/// state lives behind a `let` pointer, like ``EmitterStorage``'s, so reading
+/// and writing it pays no dynamic exclusivity check; the write path is
+/// `@inlinable`, so it is specialised for the state type in the module that
+/// writes.
+@MainActor
+@usableFromInline
+final class StoreBox<State: Equatable>: StateCell, StateReading {
+    // nonisolated(unsafe) only lets the nonisolated `init` store the pointer
+    // (stores are made in a component's property initialisers, anywhere).
+    // The pointee is read and written solely on the main actor, by the
+    // main-actor ``Store`` accessors and this class's methods and isolated
+    // deinit, so it is never shared across threads.
+    @usableFromInline
+    nonisolated(unsafe) let pointer: UnsafeMutablePointer<State>
+    /// Sends the state after each change; its last value is the state last
+    /// sent (primed with the initial state, so `~+=` has an old value from
+    /// the first change on).
+    @usableFromInline
+    let changes: Emitter<State>
+    /// The key and the back end of a persisted store; `nil` otherwise.
+    @usableFromInline
+    let persistence: StorePersistence<State>?
+
+    @inlinable
+    nonisolated init(_ value: State, persistence: StorePersistence<State>? = nil) {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: value)
+        changes = Emitter(primedWith: value)
+        self.persistence = persistence
+        // Made here, in inlinable code, so that the deferred send is the
+        // specialised `sendIfChanged` of this state type.
+        super.init(sendDeferred: { cell in
+            unsafeDowncast(cell, to: StoreBox<State>.self).sendIfChanged()
+        })
+    }
+
+    isolated deinit {
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
+    }
+
+    override var stateType: Any.Type { State.self }
+
+    /// The state now (written, maybe not sent yet).
+    var currentState: State { pointer.pointee }
+
+    // MARK: Writing
+
+    /// Called after every write: sends at once outside any dispatch, or
+    /// once when the outermost dispatch ends.
+    @inlinable
+    func didWrite() {
+        if ObservationContext.cell == nil {
+            sendIfChanged()
+        } else {
+            deferSend()
+        }
+    }
+
+    /// Sends the state if it differs from the state last sent, telling the
+    /// persistence back end first (so that a change an observer makes in
+    /// reaction reaches it after this one).
+    @inlinable
+    func sendIfChanged() {
+        let value = pointer.pointee
+        if let last = changes.storage.lastValue, last == value { return }
+        if let persistence { persistence.stateDidChange(value) }
+        changes.storage.send(value)
+    }
+
+    // MARK: Binding
+
+    override func claim(by node: ComponentNode) {
+        super.claim(by: node)
+        // Handed down to a child: its first owner keeps it.
+        guard owner === node else { return }
+        // The change emitter belongs to the component too: the ancestor
+        // rule applies to it, destroying the component cancels its
+        // observers, and event traces record its sends.
+        changes.storage.claim(by: node)
+        guard let persistence else { return }
+        let path = node.boxLabel(of: self).map { node.path + "." + $0 } ?? node.path
+        if persistence.attach(in: node, path: path), let restored = persistence.restore() {
+            pointer.pointee = restored
+            changes.storage.prime(restored)
+        }
+    }
+
+    override func ownerWillBeDestroyed() {
+        persistence?.detach()
+    }
+}
+
+extension StoreBox: ChangeEmitterBox {
+    var changeStorage: BoundObject { changes.storage }
+}
+
+/// A box whose property names an emitter it carries (stores, mirrored
+/// stores): an event path names that emitter after the property
+/// (`counter.state`), and a mirrored store finds the state behind it.
+@MainActor
+protocol ChangeEmitterBox: AnyObject {
+    /// The storage of the emitter of changes.
+    var changeStorage: BoundObject { get }
+}
+
+/// A box that can tell its state now (a store, a mirrored store).
+@MainActor
+protocol StateReading<State>: AnyObject {
+    associatedtype State
+    var currentState: State { get }
+}
+
+extension Emitter {
+    /// An emitter whose last value is `value`, as if it had sent it.
+    @usableFromInline
+    nonisolated init(primedWith value: Value) {
+        storage = EmitterStorage(primedWith: value)
+    }
+}
