@@ -33,7 +33,10 @@ import Testing
     }
 
     @Test func withoutABackEndAPersistedStoreLivesInMemory() {
-        let app = TestApp(root: VolumeApp(log: log))
+        // A TestApp installs in-memory storage by default: take it away.
+        let app = TestApp(root: VolumeApp(log: log)) { app in
+            app.context.statePersistence = nil
+        }
         let volume = app.root(as: VolumeApp.self)!.volume
         #expect(app.context.statePersistence == nil)
         app.run { volume.louder.send() }
