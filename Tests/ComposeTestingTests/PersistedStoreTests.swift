@@ -41,7 +41,9 @@ import Testing
         #expect(app.context.statePersistence == nil)
         app.run { volume.louder.send() }
         #expect(volume.settings.volume == 6)
-        #expect(app.diagnostics.isEmpty)
+        // The app is told why nothing is saved, and how to opt in.
+        #expect(app.diagnostics.map(\.code) == [.noStatePersistence])
+        #expect(app.diagnostics.first?.message.contains("StartupConfiguration(statePersistence: .json())") == true)
     }
 
     @Test func aDuplicateKeyIsADiagnosticAndTheSecondStoreStaysInMemory() {

@@ -2,6 +2,10 @@ extension Diagnostic.Code {
     /// Two live stores of one app are persisted under the same key
     /// (`@Store(persistedAs:)`); the second keeps its state in memory only.
     public static let duplicateStateKey = Diagnostic.Code(rawValue: "duplicateStateKey")
+    /// A persisted store (`@Store(persistedAs:)`) was bound in an app that
+    /// has no state persistence (``AppContext/statePersistence`` is `nil`);
+    /// it keeps its state in memory only.
+    public static let noStatePersistence = Diagnostic.Code(rawValue: "noStatePersistence")
     /// A `@MappedStore` found no ancestor of its source type; it keeps its
     /// initial value.
     public static let mappedStoreSourceNotFound = Diagnostic.Code(rawValue: "mappedStoreSourceNotFound")

@@ -5,8 +5,10 @@
 /// Binding claims the key in the app (``StateRegistry``): a key already
 /// held by another live store is a ``Diagnostic/Code/duplicateStateKey``
 /// diagnostic, and this store then lives in memory only. With no back end
-/// (``AppContext/statePersistence`` is `nil`) the store lives in memory
-/// too.
+/// (``AppContext/statePersistence`` is `nil`: the app did not opt in with
+/// `StartupConfiguration(statePersistence: .json())`) the store lives in
+/// memory too, and says so with a ``Diagnostic/Code/noStatePersistence``
+/// diagnostic.
 @MainActor
 @usableFromInline
 final class StorePersistence<State> {
@@ -43,6 +45,13 @@ final class StorePersistence<State> {
         }
         self.registry = registry
         backEnd = context.statePersistence
+        if backEnd == nil {
+            Diagnostics.report(Diagnostic(
+                .noStatePersistence,
+                "\(path) is persisted as \"\(key)\", but the app has no state persistence, so nothing is saved or restored. Add it to the app's configuration: `static var configuration: StartupConfiguration { StartupConfiguration(statePersistence: .json()) }` (import ComposePersistence).",
+                path: node.path
+            ), in: node)
+        }
         return backEnd != nil
     }
 
