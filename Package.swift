@@ -152,7 +152,7 @@ let package = Package(
         // (plain `import`, never `@testable`).
         .testTarget(
             name: "ReadmeSamplesTests",
-            dependencies: ["ComposeApp", "ComposeTesting"],
+            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence"],
             swiftSettings: strictSettings
         ),
     ],
