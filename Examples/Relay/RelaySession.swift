@@ -36,7 +36,10 @@ extension RelaySession {
             case "quit":
                 connection.close()
             default:
-                connection.writeLine("error: unknown command \(verb); try run NAME, stop, echo TEXT, stats, quit")
+                // Never echo unbounded input back: a client could make the
+                // daemon queue a reply as long as its longest line.
+                let shown = verb.count > 32 ? verb.prefix(32) + "…" : verb
+                connection.writeLine("error: unknown command \(shown); try run NAME, stop, echo TEXT, stats, quit")
             }
         }
 
