@@ -23,6 +23,8 @@ enum Scaffolds {
             "name": name,
             "composeDependency": dependency.line,
             "composePackage": dependency.package,
+            // The app kind persists its home screen's state (JSON files).
+            "persistence": kind == .app,
         ]
         let sources = "Sources/\(name)"
         var plan: [(template: String, path: String)] = [
@@ -39,6 +41,7 @@ enum Scaffolds {
             plan += [
                 ("app/Home.swift", "\(sources)/Components/Home/Home.swift"),
                 ("app/Home+Observers.swift", "\(sources)/Components/Home/Home+Observers.swift"),
+                ("app/Home+State.swift", "\(sources)/Components/Home/Home+State.swift"),
                 ("app/About.swift", "\(sources)/Components/About/About.swift"),
                 ("app/About+Observers.swift", "\(sources)/Components/About/About+Observers.swift"),
             ]

@@ -41,6 +41,9 @@ import Testing
         #expect(printed == ToolPaths.files(in: folder.appendingPathComponent("Notes")))
         #expect(printed.contains("Sources/Notes/Components/App/App+Startup.swift"))
         #expect(printed.contains("Tests/NotesTests/AppTests.swift"))
+        #expect(printed.contains("Sources/Notes/Components/Home/Home+State.swift"))
+        let manifest = try String(contentsOf: folder.appendingPathComponent("Notes/Package.swift"), encoding: .utf8)
+        #expect(manifest.contains(".product(name: \"ComposePersistence\""))
     }
 
     @Test func dryRunListsTheFilesAndWritesNothing() throws {
@@ -76,6 +79,40 @@ import Testing
         let forced = try ToolRun.run(ToolPaths.compose, ["component", "Profile", "--in", "Home", "--force"], in: app)
         #expect(forced.status == 0)
         #expect(try String(contentsOf: marker, encoding: .utf8).contains("struct ProfileComponent"))
+    }
+
+    /// The files README.md's "Start a new app" shows the tool printing are
+    /// those it writes, in the order it prints them.
+    @Test func theReadmeListsTheFilesTheToolWrites() throws {
+        let readme = try String(contentsOf: ToolPaths.checkout.appendingPathComponent("README.md"), encoding: .utf8)
+        let shown = Self.writtenLists(in: readme)
+        #expect(shown.count == 2, "README.md shows `compose new` and `compose component` output")
+
+        let folder = try ToolPaths.temporaryFolder()
+        let new = try ToolRun.run(ToolPaths.compose, ["new", "Notes", "--compose-path", ToolPaths.checkout.path], in: folder)
+        #expect(new.status == 0, "\(new.errors)")
+        let component = try ToolRun.run(ToolPaths.compose, ["component", "Profile", "--router"], in: folder.appendingPathComponent("Notes"))
+        #expect(component.status == 0, "\(component.errors)")
+        #expect(shown == Self.writtenLists(in: new.output) + Self.writtenLists(in: component.output))
+    }
+
+    /// The paths listed after each "Wrote, in ...:" line, up to "Next:" or
+    /// the end of the list.
+    static func writtenLists(in text: String) -> [[String]] {
+        var lists: [[String]] = []
+        var current: [String]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("Wrote, in ") {
+                current = []
+            } else if current != nil, line.hasPrefix("  ") {
+                current?.append(line.trimmingCharacters(in: .whitespaces))
+            } else if let list = current {
+                lists.append(list)
+                current = nil
+            }
+        }
+        if let current { lists.append(current) }
+        return lists
     }
 
     @Test func componentOutsideAnAppSaysSo() throws {

@@ -14,6 +14,13 @@ import Testing
         #expect(created.status == 0, "\(created.errors)")
         let project = folder.appendingPathComponent(name)
         let swift = URL(fileURLWithPath: "/usr/bin/env")
+        if kind == "app" {
+            // Every variant of a component compiles in the app, unused.
+            for arguments in [["Profile"], ["Settings", "--router"], ["Editor", "--lazy", "--in", "Home"]] {
+                let added = try ToolRun.run(ToolPaths.compose, ["component"] + arguments, in: project)
+                #expect(added.status == 0, "\(added.errors)")
+            }
+        }
 
         let build = try ToolRun.run(swift, ["swift", "build"], in: project)
         #expect(build.status == 0, "\(build.output)\n\(build.errors)")
@@ -23,31 +30,39 @@ import Testing
         let test = try ToolRun.run(swift, ["swift", "test"], in: project)
         #expect(test.status == 0, "\(test.output)\n\(test.errors)")
 
-        // Start the app, wait for its startup line, then SIGTERM it.
-        let process = Process()
-        process.executableURL = project.appendingPathComponent(".build/debug/\(name)")
-        process.currentDirectoryURL = project
-        var environment = ProcessInfo.processInfo.environment
-        environment["PORT"] = "0"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let input = Pipe()
-        process.standardInput = input
-        let lines = LineWaiter(output.fileHandleForReading)
-        try process.run()
-        #expect(lines.wait(for: "Welcome to \(name)!"), "\(lines.output)")
-        if kind == "daemon" {
-            #expect(lines.wait(for: "Listening on 127.0.0.1:"), "\(lines.output)")
-        } else {
-            #expect(lines.wait(for: "Home (visit 1)"), "\(lines.output)")
+        // Start the app, wait for its startup line, then SIGTERM it; the
+        // app kind saves its visits, so a second run goes on counting.
+        let state = folder.appendingPathComponent("state")
+        for run in kind == "app" ? [1, 2] : [1] {
+            let process = Process()
+            process.executableURL = project.appendingPathComponent(".build/debug/\(name)")
+            process.currentDirectoryURL = project
+            var environment = ProcessInfo.processInfo.environment
+            environment["PORT"] = "0"
+            environment["XDG_STATE_HOME"] = state.path
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            let input = Pipe()
+            process.standardInput = input
+            let lines = LineWaiter(output.fileHandleForReading)
+            try process.run()
+            #expect(lines.wait(for: "Welcome to \(name)!"), "\(lines.output)")
+            if kind == "daemon" {
+                #expect(lines.wait(for: "Listening on 127.0.0.1:"), "\(lines.output)")
+            } else {
+                #expect(lines.wait(for: "Home (visit \(run))"), "\(lines.output)")
+            }
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            #expect(lines.waitForEnd(), "\(lines.output)")
+            #expect(process.terminationReason == .exit)
+            #expect(process.terminationStatus == 0)
         }
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        #expect(lines.waitForEnd(), "\(lines.output)")
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
+        if kind == "app" {
+            #expect(FileManager.default.fileExists(atPath: state.appendingPathComponent("\(name)/home.json").path))
+        }
         try? FileManager.default.removeItem(at: folder)
     }
 }
