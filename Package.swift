@@ -92,6 +92,14 @@ let package = Package(
             path: "Examples/Relay",
             swiftSettings: strictSettings
         ),
+        // Bow Arch's stepper as a component: a state, an input of actions,
+        // a pure dispatch function; commands on standard input.
+        .executableTarget(
+            name: "ComposeStepper",
+            dependencies: ["ComposeApp"],
+            path: "Examples/Stepper",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "ReadmeStartup",
             dependencies: ["ComposeApp"],
@@ -136,7 +144,7 @@ let package = Package(
         .testTarget(
             name: "ComposeAppTests",
             dependencies: [
-                "ComposeApp", "ComposeTesting", "ComposeFixture", "ComposeChat", "ComposeRelay",
+                "ComposeApp", "ComposeTesting", "ComposeFixture", "ComposeChat", "ComposeRelay", "ComposeStepper",
                 "ComposePersistence", "PersistFixture",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],

@@ -1,0 +1,19 @@
+import ComposeApp
+
+/// The stepper as a component: its state in a store, the actions it
+/// accepts on ``input``, and ``dispatch(_:_:)`` between them. Its parent
+/// shows `$state`.
+struct StepperComponent: Component {
+    /// The state; `$state` sends it after each change.
+    @Store var state = StepperState()
+    /// The actions, each applied by ``dispatch(_:_:)``.
+    let input = Emitter<StepperAction>()
+}
+
+extension StepperComponent {
+    var observers: Void {
+        input += { action in
+            state = dispatch(state, action)
+        }
+    }
+}
