@@ -7,9 +7,11 @@ struct ComponentCommand: AsyncParsableCommand {
         commandName: "component",
         abstract: "Add a component to the Compose app in this folder.",
         discussion: """
-        Writes Components/NAME/NAME.swift, NAME+Observers.swift and
-        NAME+State.swift in the app's module. The app is found from the
-        current folder upwards (a Package.swift next to Sources/*/Components).
+        Writes Components/NAME/NAME.swift (the component, its @Store and
+        emitters), NAME+Observers.swift (writing the store, following
+        $state) and NAME+State.swift (the state and its validation) in the
+        app's module. The app is found from the current folder upwards (a
+        Package.swift next to Sources/*/Components).
 
         Examples:
           compose component Profile
