@@ -23,6 +23,10 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // The virtual clock's queue of due actions (HeapModule).
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // The app's configuration (ComposeApp): command line and environment.
+        // No JSON trait: it pulls in all of Foundation (JSONSerialization);
+        // ComposeApp reads JSON files with FoundationEssentials instead.
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["CommandLineArguments"]),
         // Tests only: the property-based tests of the line splitter and stores.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -39,7 +43,11 @@ let package = Package(
         ),
         .target(
             name: "ComposeApp",
-            dependencies: ["Compose", "CLibUV", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Compose", "CLibUV",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Configuration", package: "swift-configuration"),
+            ],
             swiftSettings: strictSettings
         ),
         // JSON persistence of stores: a module of its own because JSON

@@ -19,10 +19,10 @@ import Foundation
 struct ChatApp: Component {
     let server: ChatServerComponent
 
-    /// The daemon as `make run` starts it: settings from the command line
-    /// and the environment.
+    /// The daemon as `make run` starts it: settings from the app's
+    /// configuration (command line, environment, file; see ChatSettings).
     init() {
-        self.init(settings: ChatSettings.fromEnvironment())
+        self.init(settings: ChatSettings(config: Application.config))
     }
 
     /// The daemon with `settings` (a test's).
@@ -40,4 +40,8 @@ extension ChatApp {
     }
 }
 
-extension ChatApp: StartupComponent {}
+extension ChatApp: StartupComponent {
+    static var configuration: StartupConfiguration {
+        StartupConfiguration(config: ChatSettings.options)
+    }
+}

@@ -10,9 +10,6 @@ struct ChatServerComponent: Component {
     let listener: TCPServer
     let sessions = InstanceComponent<SessionComponent>()
 
-    /// `kill -HUP` re-reads the message of the day; it never stops the daemon.
-    let reload = ProcessSignal(.hangup)
-
     init(settings: ChatSettings, hub: ChatHub) {
         self.settings = settings
         self.hub = hub
@@ -53,8 +50,12 @@ extension ChatServerComponent {
             Application.shutdown(status: 1)
         }
 
-        reload += { _ in
-            hub.messageOfTheDay = settings.readMessageOfTheDay()
+        // `kill -HUP` reloads the configuration (it never stops the
+        // daemon): the message of the day is read again, from the file the
+        // configuration names now. The other settings take effect at the
+        // next start.
+        Application.configurationDidReload += {
+            hub.messageOfTheDay = ChatSettings(config: Application.config, defaults: settings).readMessageOfTheDay()
             print("message of the day reloaded")
         }
 

@@ -1,12 +1,17 @@
+import ComposeApp
 import Foundation
 
-/// Where the daemon listens and how it behaves, from flags or environment:
+/// Where the daemon listens and how it behaves. Each setting comes from the
+/// first of: its flag, its environment variable, a JSON file, its default
+/// (the app's configuration, `Application.config`):
 ///
-///     ComposeChat --port 7070 --motd motd.txt --idle 300 --room-capacity 32 --max-line 4096 --send-queue 262144
+///     ComposeChat --port 7070 --motd motd.txt --idle-seconds 300 --room-capacity 32 --max-line 4096 --send-queue 262144
 ///     CHAT_PORT=7070 CHAT_MOTD=motd.txt CHAT_IDLE_SECONDS=300 CHAT_ROOM_CAPACITY=32 CHAT_MAX_LINE=4096 CHAT_SEND_QUEUE=262144 ComposeChat
+///     ComposeChat --config chat.json     # {"port": 7070, "roomCapacity": 8}, or CHAT_CONFIG=chat.json
 ///
-/// A flag wins over its variable; a value that does not parse (or a room
-/// capacity, line length or send queue below 1) is ignored.
+/// `ComposeChat --help` lists them. A value that does not parse (or a port
+/// out of range, a room capacity, line length or send queue below 1) is
+/// ignored.
 struct ChatSettings {
     var host = "127.0.0.1"
     var port: UInt16 = 7070
@@ -24,30 +29,38 @@ struct ChatSettings {
     /// the room says; past it the client is disconnected and the room told
     /// why (so one client cannot make the daemon buffer without bound).
     var sendQueueLimit = 256 * 1024
+}
 
-    static func fromEnvironment(_ arguments: [String] = CommandLine.arguments) -> ChatSettings {
-        var settings = ChatSettings()
-        let environment = ProcessInfo.processInfo.environment
-        if let port = environment["CHAT_PORT"].flatMap(UInt16.init) { settings.port = port }
-        settings.motdPath = environment["CHAT_MOTD"]
-        if let idle = environment["CHAT_IDLE_SECONDS"].flatMap(Double.init) { settings.idleTimeout = .milliseconds(Int(idle * 1000)) }
-        if let capacity = environment["CHAT_ROOM_CAPACITY"].flatMap(Int.init), capacity >= 1 { settings.roomCapacity = capacity }
-        if let length = environment["CHAT_MAX_LINE"].flatMap(Int.init), length >= 1 { settings.maxLineLength = length }
-        if let limit = environment["CHAT_SEND_QUEUE"].flatMap(Int.init), limit >= 1 { settings.sendQueueLimit = limit }
-        var rest = arguments.dropFirst()
-        while let flag = rest.popFirst() {
-            let value = rest.popFirst()
-            switch flag {
-            case "--port": if let port = value.flatMap(UInt16.init) { settings.port = port }
-            case "--motd": settings.motdPath = value
-            case "--idle": if let idle = value.flatMap(Double.init) { settings.idleTimeout = .milliseconds(Int(idle * 1000)) }
-            case "--room-capacity": if let capacity = value.flatMap(Int.init), capacity >= 1 { settings.roomCapacity = capacity }
-            case "--max-line": if let length = value.flatMap(Int.init), length >= 1 { settings.maxLineLength = length }
-            case "--send-queue": if let limit = value.flatMap(Int.init), limit >= 1 { settings.sendQueueLimit = limit }
-            default: break
-            }
-        }
-        return settings
+extension ChatSettings {
+    /// How the chat's configuration is read: variables start with `CHAT_`,
+    /// and `--help` says what each setting does.
+    static let options = ConfigOptions(
+        environmentPrefix: "CHAT",
+        descriptions: [
+            "port": "The TCP port to listen on (on 127.0.0.1); 0 picks a free one.",
+            "motd": "A file whose text greets every client; read again on SIGHUP (kill -HUP).",
+            "idleSeconds": "A client silent this long is disconnected.",
+            "roomCapacity": "The most members a room holds; /join to a full room is refused.",
+            "maxLine": "The longest line a client may send, in bytes; a longer one disconnects that client.",
+            "sendQueue": "The most bytes that may wait for a client that does not read; past it, that client is disconnected.",
+        ]
+    )
+
+    /// The settings `config` holds; each one it lacks, or that is out of
+    /// range, is `defaults`'s.
+    init(config: ConfigReader, defaults: ChatSettings = ChatSettings()) {
+        self = defaults
+        if let port = UInt16(exactly: config.int(forKey: "port", default: Int(defaults.port))) { self.port = port }
+        motdPath = config.string(forKey: "motd") ?? defaults.motdPath
+        let idle = config.double(forKey: "idleSeconds", default: Double(defaults.idleTimeout.components.seconds))
+        if idle >= 0, idle < 1e9 { idleTimeout = .milliseconds(Int(idle * 1000)) }
+        roomCapacity = Self.positive(config.int(forKey: "roomCapacity", default: defaults.roomCapacity)) ?? defaults.roomCapacity
+        maxLineLength = Self.positive(config.int(forKey: "maxLine", default: defaults.maxLineLength)) ?? defaults.maxLineLength
+        sendQueueLimit = Self.positive(config.int(forKey: "sendQueue", default: defaults.sendQueueLimit)) ?? defaults.sendQueueLimit
+    }
+
+    private static func positive(_ value: Int) -> Int? {
+        value >= 1 ? value : nil
     }
 
     /// The message of the day: the file's text, or a default.

@@ -1,9 +1,12 @@
 @_exported public import Compose
+// The app's configuration reader (`Application.config`) is
+// swift-configuration's `ConfigReader`: apps use it without importing it.
+@_exported public import Configuration
 private import CLibUV
 
 /// The libuv runtime of Compose (event loop, `StartupComponent`, timers,
 /// signals, sockets, child processes). Apps `import ComposeApp` only; it
-/// re-exports `Compose`.
+/// re-exports `Compose` and swift-configuration's `Configuration`.
 public enum ComposeRuntime {
     /// The version of the libuv library the runtime is linked against.
     public static var libuvVersion: String {

@@ -70,6 +70,10 @@ public final class TestApp {
     /// `ServiceRegistry.startFailureExitStatus`.
     ///
     /// - Parameters:
+    ///   - config: The app's configuration (``AppContext/config``), in
+    ///     memory, above its file and defaults; nothing is read from the
+    ///     process's arguments or environment. `["config": "app.json"]`
+    ///     reads that file too, again on `send(.hangup)`.
     ///   - sourceLocation: Where unasserted ``events`` are reported when
     ///     the app goes away (here, by default).
     ///   - setUp: Runs first, before the app exists: script the outside
@@ -77,14 +81,19 @@ public final class TestApp {
     ///     `TestApp+Scripting.swift`).
     ///   - services: Registers services after the app's own
     ///     (`App.registerServices(in:)`): a type registered again replaces
-    ///     the app's.
+    ///     the app's. They can read `config`.
+    ///
+    /// ```swift
+    /// let app = TestApp(ChatApp.self, config: ["port": 7000, "roomCapacity": 3])
+    /// ```
     public convenience init<App: StartupComponent>(
         _ type: App.Type,
+        config: [AbsoluteConfigKey: ConfigValue] = [:],
         sourceLocation: SourceLocation = #_sourceLocation,
         setUp: (TestApp) -> Void = { _ in },
         services: (ServiceRegistry) -> Void = { _ in }
     ) {
-        self.init(name: ComponentTree.defaultLabel(for: App.self), configuration: App.configuration, sourceLocation: sourceLocation)
+        self.init(name: ComponentTree.defaultLabel(for: App.self), configuration: App.configuration, config: config, sourceLocation: sourceLocation)
         setUp(self)
         App.registerServices(in: context.services)
         services(context.services)
@@ -99,20 +108,24 @@ public final class TestApp {
     /// Runs any component as an app's root, with the default
     /// `StartupConfiguration`; `setUp` runs before the root binds, and
     /// `services` registers the app's services (started before it binds).
+    /// `config` is the app's in-memory configuration, as for
+    /// ``init(_:config:sourceLocation:setUp:services:)`` (`root` was made
+    /// before it: its observers and the services read it).
     public convenience init<Root: Component>(
         root: Root,
         configuration: StartupConfiguration = StartupConfiguration(),
+        config: [AbsoluteConfigKey: ConfigValue] = [:],
         sourceLocation: SourceLocation = #_sourceLocation,
         setUp: (TestApp) -> Void = { _ in },
         services: (ServiceRegistry) -> Void = { _ in }
     ) {
-        self.init(name: ComponentTree.defaultLabel(for: Root.self), configuration: configuration, sourceLocation: sourceLocation)
+        self.init(name: ComponentTree.defaultLabel(for: Root.self), configuration: configuration, config: config, sourceLocation: sourceLocation)
         setUp(self)
         services(context.services)
         start { [unowned self] in tree = ComponentTree(root, context: context) }
     }
 
-    private init(name: String, configuration: StartupConfiguration, sourceLocation: SourceLocation) {
+    private init(name: String, configuration: StartupConfiguration, config: [AbsoluteConfigKey: ConfigValue], sourceLocation: SourceLocation) {
         let scheduler = VirtualScheduler()
         self.scheduler = scheduler
         shutdownSignals = configuration.shutdownSignals
@@ -128,6 +141,7 @@ public final class TestApp {
             forcedExitStatus: configuration.forcedExitStatus
         )
         diagnostics += { [unowned self] in self.diagnostics.append($0) }
+        context.configuration = AppConfiguration(overrides: config, options: configuration.config)
         context.runtime = SimulatedWorld(context: context)
         installStatePersistence()
         context.shutdown.onBegin = { [unowned self] in self.beginShutdown() }
@@ -266,8 +280,10 @@ public final class TestApp {
     /// Delivers a process signal: to the app's `ProcessSignal`s, and, for a
     /// shutdown signal, to its graceful shutdown (a second one during the
     /// shutdown ends the app at once with 128 + the signal number).
+    /// `SIGHUP` first reloads the app's configuration, as in a running app.
     public func send(_ signal: ProcessSignal.Name) {
         context.run {
+            if signal == .hangup, !shutdownSignals.contains(.hangup) { context.configuration.reload() }
             context.simulatedSignals.send(signal.rawValue)
             if shutdownSignals.contains(signal),
                context.shutdown.signalReceived(signal.rawValue, name: signal.description) != nil {

@@ -185,11 +185,17 @@ import Testing
         #expect(dan.readLines() == ["* cy left lab", "* bob joined lab"])
     }
 
+    /// The settings the chat reads from `arguments` (after the program's
+    /// name), as `main()` would.
+    func settings(_ arguments: String...) -> ChatSettings {
+        ChatSettings(config: AppConfiguration(arguments: arguments, options: ChatSettings.options).reader)
+    }
+
     @Test func theRoomCapacityComesFromItsFlag() {
-        #expect(ChatSettings.fromEnvironment(["ComposeChat"]).roomCapacity == 32)
-        #expect(ChatSettings.fromEnvironment(["ComposeChat", "--room-capacity", "5"]).roomCapacity == 5)
-        #expect(ChatSettings.fromEnvironment(["ComposeChat", "--room-capacity", "0"]).roomCapacity == 32)
-        #expect(ChatSettings.fromEnvironment(["ComposeChat", "--room-capacity", "many"]).roomCapacity == 32)
+        #expect(settings().roomCapacity == 32)
+        #expect(settings("--room-capacity", "5").roomCapacity == 5)
+        #expect(settings("--room-capacity", "0").roomCapacity == 32)
+        #expect(settings("--room-capacity", "many").roomCapacity == 32)
     }
 
     @Test func aLineOverTheLimitDisconnectsItsSenderWithAReasonAndTheRoomTalksOn() throws {
@@ -209,9 +215,9 @@ import Testing
     }
 
     @Test func theMaximumLineLengthComesFromItsFlag() {
-        #expect(ChatSettings.fromEnvironment(["ComposeChat"]).maxLineLength == 4096)
-        #expect(ChatSettings.fromEnvironment(["ComposeChat", "--max-line", "512"]).maxLineLength == 512)
-        #expect(ChatSettings.fromEnvironment(["ComposeChat", "--max-line", "0"]).maxLineLength == 4096)
+        #expect(settings().maxLineLength == 4096)
+        #expect(settings("--max-line", "512").maxLineLength == 512)
+        #expect(settings("--max-line", "0").maxLineLength == 4096)
     }
 
     // MARK: Commands and reloads

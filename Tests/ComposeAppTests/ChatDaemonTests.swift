@@ -46,6 +46,48 @@ import Testing
         #expect(complaint?.contains("127.0.0.1:\(holder.port)") == true, "\(chat.transcript)")
         #expect(!chat.output.lines.contains { $0.hasPrefix("listening on") }, "\(chat.transcript)")
     }
+
+    @Test func helpListsEverySettingWithItsFlagVariableAndDefaultAndExits0() async throws {
+        let help = try FixtureProcess(executable: "ComposeChat", arguments: ["--help"])
+        #expect(await help.waitForExit() == 0, "\(help.transcript)")
+        let lines = help.output.lines
+        #expect(lines.first == "Usage: ComposeChat [--setting value ...]", "\(help.transcript)")
+        for (flag, variable, value) in [
+            ("--port <int>", "CHAT_PORT", "default: 7070"),
+            ("--motd <string>", "CHAT_MOTD", "no default"),
+            ("--idle-seconds <number>", "CHAT_IDLE_SECONDS", "default: 300.0"),
+            ("--room-capacity <int>", "CHAT_ROOM_CAPACITY", "default: 32"),
+            ("--max-line <int>", "CHAT_MAX_LINE", "default: 4096"),
+            ("--send-queue <int>", "CHAT_SEND_QUEUE", "default: 262144"),
+            ("--config <file>", "CHAT_CONFIG", "no default"),
+        ] {
+            #expect(lines.contains { $0.hasPrefix("  \(flag)") && $0.contains(variable) && $0.hasSuffix(value) }, "\(flag)\n\(help.transcript)")
+        }
+        #expect(!lines.contains { $0.hasPrefix("listening on") })
+    }
+
+    @Test func aHangupRereadsTheConfigurationFileAndTheMessageOfTheDayItNames() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("compose-chat-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = { (name: String) in folder.appendingPathComponent(name).path }
+        try "Good morning.".write(toFile: file("morning.txt"), atomically: true, encoding: .utf8)
+        try "Good evening.".write(toFile: file("evening.txt"), atomically: true, encoding: .utf8)
+        try #"{"motd": "\#(file("morning.txt"))"}"#.write(toFile: file("chat.json"), atomically: true, encoding: .utf8)
+
+        let chat = try await ChatDaemon.start(environment: ["CHAT_CONFIG": file("chat.json")])
+        let early = try chat.connect()
+        try await early.waitFor("Good morning.")
+
+        try #"{"motd": "\#(file("evening.txt"))"}"#.write(toFile: file("chat.json"), atomically: true, encoding: .utf8)
+        chat.process.signal(SIGHUP)
+        try await chat.process.waitFor("message of the day reloaded")
+        let late = try chat.connect()
+        try await late.waitFor("Good evening.")
+
+        chat.process.signal(SIGTERM)
+        #expect(await chat.process.waitForExit() == 0, "\(chat.process.transcript)")
+    }
 }
 
 /// A running chat daemon and the port it listens on.

@@ -122,26 +122,3 @@ import Testing
         #expect(reported.first?.message.contains("Application.shutdown(status:)") == true)
     }
 }
-
-/// What a test puts in an app's configuration slot.
-struct Greeter {
-    let greeting: String
-}
-
-@MainActor
-@Suite struct AppSlotsTests {
-    @Test func eachAppHasItsOwnConfiguration() {
-        let first = TestApp(root: Heartbeat())
-        let second = TestApp(root: Heartbeat())
-        first.context.configuration[Greeter.self] = Greeter(greeting: "hello")
-        second.context.configuration[Int.self] = 7070
-        #expect(first.context.configuration[Greeter.self]?.greeting == "hello")
-        #expect(second.context.configuration[Greeter.self] == nil)
-        #expect(first.context.configuration[Int.self] == nil)
-        #expect(second.context.configuration[Int.self] == 7070)
-        // Code running as the app finds them through its context.
-        #expect(first.run { AppContext.current?.configuration[Greeter.self]?.greeting } == "hello")
-        first.context.configuration[Greeter.self] = nil
-        #expect(first.context.configuration.count == 0)
-    }
-}

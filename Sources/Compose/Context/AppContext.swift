@@ -38,8 +38,10 @@ public final class AppContext {
     /// The app's services, by type, with their lifecycle (see
     /// ``ServiceRegistry``).
     public let services = ServiceRegistry()
-    /// The app's configuration values, by type (see ``AppSlots``).
-    public var configuration = AppSlots()
+    /// Where ComposeApp keeps the app's configuration
+    /// (`context.configuration`, `context.config`): Compose itself reads
+    /// no configuration, so that it does not depend on swift-configuration.
+    package var configurationStore: AnyObject?
     /// Where persisted stores (`@Store(persistedAs:)`) restore from and
     /// save to; `nil` when the app persists nothing (see
     /// ``StatePersisting``).

@@ -42,6 +42,11 @@ final class Runtime {
 
     func run<App: StartupComponent>(_ type: App.Type) -> Never {
         context.run {
+            let arguments = CommandLine.arguments.dropFirst()
+            if arguments.contains("--help") || arguments.contains("-h") { printHelp(App.self) }
+            // Before anything reads it: the services' registration, factories
+            // and start(), then the root's init().
+            context.configuration = AppConfiguration.process(options: configuration.config)
             loop.attachMainQueue()
             installSignals()
             context.shutdown.onBegin = { [unowned self] in self.beginShutdown() }
@@ -78,6 +83,7 @@ final class Runtime {
             self.tree = tree
             tree.withRootScope { app.didBindRootComponent() }
             tree.activate()
+            context.configuration.reportUnreadArguments()
             context.shutdown.didStart()
         case .failed:
             context.shutdown.startFailed(status: ServiceRegistry.startFailureExitStatus, reason: "its services failed to start")
@@ -113,8 +119,26 @@ final class Runtime {
         // end the process: catch it for the app's whole life, so it reaches
         // ProcessSignal(.hangup) observers and never kills the app.
         if !configuration.shutdownSignals.contains(.hangup) {
-            listen(to: .hangup) { [unowned self] _ in self.context.logger.info("SIGHUP received.") }
+            listen(to: .hangup) { [unowned self] _ in
+                self.context.logger.info("SIGHUP received: reloading the configuration.")
+                self.context.configuration.reload()
+            }
         }
+    }
+
+    /// `--help`: creates the root with only the app's defaults to read,
+    /// prints the settings it read, and exits 0 without starting the app
+    /// (its services are neither registered nor started: settings they
+    /// read are listed only if the root reads them too).
+    private func printHelp<App: StartupComponent>(_ type: App.Type) -> Never {
+        let help = AppConfiguration.forHelp(options: configuration.config)
+        context.configuration = help
+        _ = App()
+        let program = StartupConfiguration.executableName ?? context.name
+        // Not a diagnostic: the output the user asked for, on standard output.
+        print(help.help(program: program), terminator: "")
+        fflush(nil)
+        exit(0)
     }
 
     private func listen(to name: ProcessSignal.Name, _ body: @escaping @MainActor (Int32) -> Void) {

@@ -37,6 +37,9 @@ public struct StartupConfiguration: Sendable {
     /// `$XDG_STATE_HOME/<app>` or `~/.local/state/<app>` (see
     /// ``defaultStateDirectory(app:environment:)``).
     public var stateDirectory: String?
+    /// How the app's configuration (``AppContext/config``) is read: the
+    /// environment prefix, the file key, defaults, `--help` descriptions.
+    public var config: ConfigOptions
 
     public init(
         shutdownSignals: [ProcessSignal.Name] = [.interrupt, .terminate],
@@ -44,7 +47,8 @@ public struct StartupConfiguration: Sendable {
         forcedExitStatus: Int32 = 3,
         makeLogHandler: (@Sendable (String) -> any LogHandler)? = nil,
         statePersistence: StatePersistenceFactory? = nil,
-        stateDirectory: String? = nil
+        stateDirectory: String? = nil,
+        config: ConfigOptions = ConfigOptions()
     ) {
         self.shutdownSignals = shutdownSignals
         self.shutdownDeadline = shutdownDeadline
@@ -52,6 +56,7 @@ public struct StartupConfiguration: Sendable {
         self.makeLogHandler = makeLogHandler
         self.statePersistence = statePersistence
         self.stateDirectory = stateDirectory
+        self.config = config
     }
 
     /// The app's logger (label `compose`), with ``makeLogHandler``'s
