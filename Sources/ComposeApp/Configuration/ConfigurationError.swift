@@ -9,6 +9,7 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     /// string, not int".
     public let message: String
 
+    /// An error saying `message`.
     public init(_ message: String) {
         self.message = message
     }

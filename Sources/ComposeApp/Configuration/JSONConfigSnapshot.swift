@@ -27,6 +27,9 @@ public struct JSONConfigSnapshot: Sendable {
         /// Which values are secrets (redacted in logs and `--help`).
         public var secretsSpecifier: SecretsSpecifier<String, String>
 
+        /// - Parameters:
+        ///   - bytesDecoder: Turns a string into bytes (base64 by default).
+        ///   - secretsSpecifier: Which values are secrets (none by default).
         public init(
             bytesDecoder: some ConfigBytesFromStringDecoder = .base64,
             secretsSpecifier: SecretsSpecifier<String, String> = .none
@@ -35,6 +38,7 @@ public struct JSONConfigSnapshot: Sendable {
             self.secretsSpecifier = secretsSpecifier
         }
 
+        /// Base64 bytes, no secret.
         public static var `default`: Self { Self() }
     }
 
@@ -54,6 +58,7 @@ public struct JSONConfigSnapshot: Sendable {
         case double(Double)
     }
 
+    /// The name access logs and `--help` give the file (`file PATH`).
     public let providerName: String
     let values: [String: (value: Value, isSecret: Bool)]
     let bytesDecoder: any ConfigBytesFromStringDecoder

@@ -20,8 +20,10 @@ import Glibc
 /// `SIGINT` and `SIGTERM` also start the app's graceful shutdown (see
 /// `StartupConfiguration`); observing them here adds to that, it does not
 /// replace it. `SIGHUP` never shuts the app down, even while nothing
-/// observes it: the runtime catches it for the app's whole life. A listening
-/// signal does not keep the loop running by itself.
+/// observes it: the runtime catches it for the app's whole life and reloads
+/// the app's configuration (to act on the new values, observe
+/// `Application.configurationDidReload`, which is sent after the reload). A
+/// listening signal does not keep the loop running by itself.
 @MainActor
 public final class ProcessSignal: EmitterProtocol, LoopResource {
     /// A signal number with a name.

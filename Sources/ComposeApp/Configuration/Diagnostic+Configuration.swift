@@ -1,0 +1,10 @@
+import Compose
+
+extension Diagnostic.Code {
+    /// A configuration file could not be read or parsed: at startup the app
+    /// goes on without it, on a reload with the values it had.
+    public static let configurationFileRejected = Self(rawValue: "configurationFileRejected")
+    /// A command-line flag that the app did not read while it started: a
+    /// misspelling, or a setting the app does not have (see `--help`).
+    public static let unknownArgument = Self(rawValue: "unknownArgument")
+}
