@@ -31,10 +31,14 @@ struct RelayApp: Component {
     let monitor = LatenessMonitor(interval: .milliseconds(10))
     let sessions = InstanceComponent<RelaySession>()
 
+    /// The relay as `swift run ComposeRelay` starts it: settings from the
+    /// app's configuration (command line, environment, file; see
+    /// RelaySettings).
     init() {
-        self.init(settings: RelaySettings.fromArguments())
+        self.init(settings: RelaySettings(config: Application.config))
     }
 
+    /// The relay with `settings` (a test's).
     init(settings: RelaySettings) {
         self.settings = settings
         listener = TCPServer(host: settings.host, port: settings.port)
@@ -68,8 +72,15 @@ extension RelayApp {
 
 extension RelayApp: StartupComponent {
     static var configuration: StartupConfiguration {
-        var configuration = StartupConfiguration()
-        configuration.shutdownDeadline = RelaySettings.fromArguments().shutdownDeadline
-        return configuration
+        // The deadline is part of what makes the app's context, so it is
+        // read before the app's configuration exists: from a reader of its
+        // own over the same layers (flag, variable, file, default). The
+        // root's init() reads it again, so --help lists it and --deadline
+        // is not reported as a flag the app did not read.
+        let config = AppConfiguration.process(options: RelaySettings.options).reader
+        return StartupConfiguration(
+            shutdownDeadline: RelaySettings(config: config).shutdownDeadline,
+            config: RelaySettings.options
+        )
     }
 }

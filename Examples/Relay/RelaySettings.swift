@@ -1,10 +1,16 @@
 import ComposeApp
 
-/// Where the relay listens and what it lets clients run, from flags:
+/// Where the relay listens and what it lets clients run. Each setting comes
+/// from the first of: its flag, its environment variable, a JSON file, its
+/// default (the app's configuration, `Application.config`):
 ///
 ///     ComposeRelay --port 7171 --max-line 65536 --deadline 10
+///     RELAY_PORT=7171 RELAY_MAX_LINE=65536 RELAY_DEADLINE=10 ComposeRelay
+///     ComposeRelay --config relay.json     # {"port": 7171, "maxLine": 4096}, or RELAY_CONFIG=relay.json
 ///
-/// A value that does not parse is ignored (the default stays).
+/// `ComposeRelay --help` lists them. A value that does not parse (or a port
+/// out of range, a line length or deadline below 1) is ignored (the default
+/// stays).
 struct RelaySettings: Sendable {
     var host = "127.0.0.1"
     var port: UInt16 = 7171
@@ -26,20 +32,30 @@ struct RelaySettings: Sendable {
         // the group) ends it.
         "stubborn": ["sh", "-c", "trap '' TERM; sleep 3003 & sleep 3004 & wait"],
     ]
+}
 
-    static func fromArguments(_ arguments: [String] = CommandLine.arguments) -> RelaySettings {
-        var settings = RelaySettings()
-        var rest = arguments.dropFirst()
-        while let flag = rest.popFirst() {
-            let value = rest.popFirst()
-            switch flag {
-            case "--host": if let value { settings.host = value }
-            case "--port": if let port = value.flatMap(UInt16.init) { settings.port = port }
-            case "--max-line": if let length = value.flatMap(Int.init), length >= 1 { settings.maxLineLength = length }
-            case "--deadline": if let seconds = value.flatMap(Int.init), seconds >= 1 { settings.shutdownDeadline = .seconds(seconds) }
-            default: break
-            }
-        }
-        return settings
+extension RelaySettings {
+    /// How the relay's configuration is read: variables start with
+    /// `RELAY_`, and `--help` says what each setting does.
+    static let options = ConfigOptions(
+        environmentPrefix: "RELAY",
+        descriptions: [
+            "host": "The address to listen on.",
+            "port": "The TCP port to listen on; 0 picks a free one.",
+            "maxLine": "The longest line a client may send, in bytes; a longer one closes that connection.",
+            "deadline": "How many seconds a graceful shutdown (SIGINT, SIGTERM) may take before the forced exit.",
+        ]
+    )
+
+    /// The settings `config` holds; each one it lacks, or that is out of
+    /// range, is `defaults`'s.
+    init(config: ConfigReader, defaults: RelaySettings = RelaySettings()) {
+        self = defaults
+        host = config.string(forKey: "host", default: defaults.host)
+        if let port = UInt16(exactly: config.int(forKey: "port", default: Int(defaults.port))) { self.port = port }
+        let maxLine = config.int(forKey: "maxLine", default: defaults.maxLineLength)
+        if maxLine >= 1 { maxLineLength = maxLine }
+        let deadline = config.int(forKey: "deadline", default: Int(defaults.shutdownDeadline.components.seconds))
+        if deadline >= 1 { shutdownDeadline = .seconds(deadline) }
     }
 }

@@ -91,4 +91,46 @@ import Testing
         // On virtual time the timer is never late.
         #expect(client.readLines() == ["timer lateness µs: p50 0 p99 0 max 0 samples 99"])
     }
+
+    // MARK: Settings
+
+    /// The settings the relay reads from `arguments` (after the program's
+    /// name) and `environment`, as `main()` would.
+    func settings(_ arguments: String..., environment: AppConfiguration.Environment = [:]) -> RelaySettings {
+        RelaySettings(config: AppConfiguration(arguments: arguments, environment: environment, options: RelaySettings.options).reader)
+    }
+
+    @Test func theSettingsComeFromTheirFlagsOrVariablesAndBadValuesKeepTheDefaults() {
+        let defaults = settings()
+        #expect(defaults.host == "127.0.0.1")
+        #expect(defaults.port == 7171)
+        #expect(defaults.maxLineLength == 64 * 1024)
+        #expect(defaults.shutdownDeadline == .seconds(10))
+
+        let flags = settings("--host", "0.0.0.0", "--port", "7272", "--max-line", "512", "--deadline", "1")
+        #expect(flags.host == "0.0.0.0")
+        #expect(flags.port == 7272)
+        #expect(flags.maxLineLength == 512)
+        #expect(flags.shutdownDeadline == .seconds(1))
+
+        let variables = settings(environment: ["RELAY_PORT": "7373", "RELAY_DEADLINE": "2"])
+        #expect(variables.port == 7373)
+        #expect(variables.shutdownDeadline == .seconds(2))
+
+        let bad = settings("--port", "70000", "--max-line", "0", "--deadline", "soon")
+        #expect(bad.port == 7171)
+        #expect(bad.maxLineLength == 64 * 1024)
+        #expect(bad.shutdownDeadline == .seconds(10))
+    }
+
+    @Test func aTestsConfigurationReachesTheRelay() throws {
+        let app = TestApp(RelayApp.self, config: ["port": 7272, "maxLine": 16])
+        #expect(throws: LoopError.self) { try app.connect(port: 7171) }
+        let client = try app.connect(port: 7272)
+        client.write("echo short\n")
+        #expect(client.readLines() == ["short"])
+        client.write("echo this line is too long\n")
+        #expect(client.readLines() == ["error: line too long (more than 16 bytes)"])
+        #expect(client.isClosedByApp)
+    }
 }
