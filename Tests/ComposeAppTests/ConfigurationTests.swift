@@ -27,6 +27,22 @@ final class ReloadJournal {
     var greetings: [String] = []
 }
 
+/// A service that reads the app's configuration when it is made and when
+/// it starts.
+@MainActor
+final class GreetingService: ServiceLifecycle {
+    let port: Int
+    var greetingAtStart: String?
+
+    init(port: Int) {
+        self.port = port
+    }
+
+    func start() async throws {
+        greetingAtStart = Application.config.string(forKey: "greeting")
+    }
+}
+
 /// A root with nothing in it.
 struct Bare: Component {
     var observers: Void { None }
@@ -177,6 +193,18 @@ struct ConfiguredApp: StartupComponent {
         #expect(app.diagnostics.isEmpty)
         // Nothing comes from this process's arguments or environment.
         #expect(app.context.configuration.arguments.isEmpty)
+    }
+
+    @Test func servicesReadTheConfigurationWhenTheyAreMadeAndStarted() {
+        let app = TestApp(ConfiguredApp.self, config: ["greeting": "salut", "port": 7003], services: { services in
+            services.register(GreetingService.self, creation: .atStart) {
+                GreetingService(port: Application.config.int(forKey: "port", default: 0))
+            }
+        })
+        let service = app.context.services.resolve(GreetingService.self)
+        #expect(service?.port == 7003)
+        #expect(service?.greetingAtStart == "salut")
+        #expect(app.diagnostics.isEmpty)
     }
 
     @Test func twoTestAppsSideBySideEachReadTheirOwnConfiguration() throws {

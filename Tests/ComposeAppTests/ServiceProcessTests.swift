@@ -17,6 +17,14 @@ import Testing
         #expect(app.output.lines.suffix(6) == ProcessLifecycleTests.shutdown + ["stop mailer", "stop store"], "\(app.transcript)")
     }
 
+    @Test func servicesReadTheAppsConfigurationWhenTheyStart() async throws {
+        let app = try FixtureProcess("lifecycle", environment: ["COMPOSE_SERVICES": "ok", "MAIL_FROM": "ops@example.org"])
+        try await app.waitFor("ready")
+        #expect(app.output.lines.prefix(2) == ["start store", "start mailer from ops@example.org"], "\(app.transcript)")
+        app.signal(SIGTERM)
+        #expect(await app.waitForExit() == 0, "\(app.transcript)")
+    }
+
     @Test func aServiceThatFailsToStartEndsTheProcessWithStatus69BeforeTheRootExists() async throws {
         let app = try FixtureProcess("lifecycle", environment: ["COMPOSE_SERVICES": "fail"])
         let status = await app.waitForExit()

@@ -4,7 +4,8 @@ import ComposeApp
 /// that depends on a store (registered after it). The store takes 50 ms of
 /// the app's clock (real time here) to start and to stop, so both happen
 /// in tasks the loop must wait for; with COMPOSE_SERVICES=fail the mailer's
-/// start throws.
+/// start throws. The mailer's start reads the app's configuration
+/// (`mailFrom`: MAIL_FROM, `--mail-from`), installed before it starts.
 enum FixtureServices {
     @MainActor
     static func register(in services: ServiceRegistry) {
@@ -47,7 +48,11 @@ final class FixtureMailer: ServiceLifecycle {
 
     func start() async throws {
         if failsToStart { throw Failure.refused }
-        say("start mailer")
+        if let sender = Application.config.string(forKey: "mailFrom") {
+            say("start mailer from \(sender)")
+        } else {
+            say("start mailer")
+        }
     }
 
     func stop() async {
