@@ -81,7 +81,10 @@ struct FixtureCounter: Codable {
         }
 
         // A last run makes the remaining changes and saves the last at exit.
-        let last = try FixtureProcess(executable: "PersistFixture", arguments: ["crash"], environment: environment)
+        // (100 changes per tick: the killed runs were slow on purpose.)
+        var lastEnvironment = environment
+        lastEnvironment["PERSIST_BATCH"] = "100"
+        let last = try FixtureProcess(executable: "PersistFixture", arguments: ["crash"], environment: lastEnvironment)
         #expect(try await last.waitForLine(startingWith: "restored ") == "restored \(expected.map(String.init) ?? "none")")
         try await last.waitFor("done \(Self.changes)")
         #expect(await last.waitForExit() == 0)
