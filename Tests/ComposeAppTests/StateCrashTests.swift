@@ -50,7 +50,7 @@ struct FixtureCounter: Codable {
             #expect(restored == "restored \(expected.map(String.init) ?? "none")", "\(app.transcript)")
             // Real time: the kill must land at an arbitrary moment of a
             // real process's saves, which no event announces.
-            try await Task.sleep(for: .milliseconds(Int.random(in: 30...300)))
+            try await Task.sleep(for: .milliseconds(Int.random(in: 30...300)))   // real time: a random moment of a real process's saves
             app.signal(SIGKILL)
             await app.output.waitForEnd(timeout: FixtureProcess.failureTimeout)
             let lines = app.output.lines

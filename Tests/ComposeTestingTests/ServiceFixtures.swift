@@ -34,7 +34,7 @@ class JournaledService: ServiceLifecycle {
                     _ = scheduler.schedule(after: startTakes) { continuation.resume() }
                 }
             } else {
-                try await AppContext.current?.clock.sleep(for: startTakes)
+                try await AppContext.current?.clock.sleep(for: startTakes)   // the app's clock: virtual time in a TestApp
             }
         }
         if failsToStart { throw ServiceFailure.unreachable }

@@ -160,8 +160,8 @@ private struct Failure: Error, Equatable {}
         let clock = app.context.clock
         let loading = Recorder(inbox.status.changes(of: .loading))
         let saving = Recorder(inbox.status.changes(of: .saving))
-        Task { try await inbox.status.while(.loading) { try await clock.sleep(for: .seconds(5)) } }
-        let save = Task { try await inbox.status.while(.saving) { try await clock.sleep(for: .seconds(60)) } }
+        Task { try await inbox.status.while(.loading) { try await clock.sleep(for: .seconds(5)) } }   // virtual time: the TestApp's clock
+        let save = Task { try await inbox.status.while(.saving) { try await clock.sleep(for: .seconds(60)) } }   // virtual time
         await app.advance(by: .seconds(4))
         #expect(inbox.status.flags == [.loading, .saving])
         await app.advance(by: .seconds(1))

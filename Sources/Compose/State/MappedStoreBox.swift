@@ -12,7 +12,7 @@ final class MappedStoreBox<Source: Component, State>: BoundObject, StateReading 
         case emitter(Emitter<State>)
     }
 
-    // nonisolated(unsafe) only lets the nonisolated `init` store these
+    // Safe: the escape hatch below only lets the nonisolated `init` store these
     // (mirrors are made in a component's property initialisers, anywhere).
     // Both are constants, read solely by this class's main-actor methods.
     private nonisolated(unsafe) let fallback: State

@@ -10,7 +10,7 @@
 @MainActor
 @usableFromInline
 final class StoreBox<State: Equatable>: StateCell, StateReading {
-    // nonisolated(unsafe) only lets the nonisolated `init` store the pointer
+    // Safe: the escape hatch below only lets the nonisolated `init` store the pointer
     // (stores are made in a component's property initialisers, anywhere).
     // The pointee is read and written solely on the main actor, by the
     // main-actor ``Store`` accessors and this class's methods and isolated

@@ -135,9 +135,19 @@ final class Runtime {
         context.configuration = help
         _ = App()
         let program = StartupConfiguration.executableName ?? context.name
-        // Not a diagnostic: the output the user asked for, on standard output.
-        print(help.help(program: program), terminator: "")
+        // Not a log line or a diagnostic: the text the user asked for, on
+        // standard output (a write to it that fails has nowhere to go).
         fflush(nil)
+        var text = help.help(program: program)
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { break }
+                offset += written
+            }
+        }
         exit(0)
     }
 

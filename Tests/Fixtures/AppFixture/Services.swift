@@ -20,7 +20,7 @@ enum FixtureServices {
 @MainActor
 final class FixtureStore: ServiceLifecycle {
     func start() async throws {
-        try await Application.clock.sleep(for: .milliseconds(50))
+        try await Application.clock.sleep(for: .milliseconds(50))   // real time: this fixture is a real process, showing a start that takes a while
         say("start store")
     }
 
