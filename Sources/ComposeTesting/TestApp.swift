@@ -98,10 +98,7 @@ public final class TestApp {
         App.registerServices(in: context.services)
         services(context.services)
         start { [unowned self] in
-            let app = App()
-            app.willBindRootComponent()
-            tree = ComponentTree(app, context: context)
-            tree.withRootScope { app.didBindRootComponent() }
+            tree = App.bindRoot(in: context)
         }
     }
 

@@ -77,11 +77,8 @@ final class Runtime {
     private func servicesDidStart<App: StartupComponent>(_ outcome: ServiceRegistry.StartOutcome, _ type: App.Type) {
         switch outcome {
         case .started:
-            let app = App()
-            app.willBindRootComponent()
-            let tree = ComponentTree(app, context: context)
+            let tree = App.bindRoot(in: context)
             self.tree = tree
-            tree.withRootScope { app.didBindRootComponent() }
             tree.activate()
             context.configuration.reportUnreadArguments()
             context.shutdown.didStart()

@@ -81,3 +81,16 @@ extension StartupComponent {
         runtime.run(Self.self)
     }
 }
+
+extension StartupComponent {
+    /// Creates the root and binds its tree in `context`, as `main()` does
+    /// and a `TestApp` does too: `init()`, ``willBindRootComponent()``,
+    /// binding, ``didBindRootComponent()``. Activation is the caller's.
+    package static func bindRoot(in context: AppContext) -> ComponentTree {
+        let app = Self()
+        app.willBindRootComponent()
+        let tree = ComponentTree(app, context: context)
+        tree.withRootScope { app.didBindRootComponent() }
+        return tree
+    }
+}
