@@ -142,10 +142,15 @@ if runs("store") {
                 description: "store \(label) ≤ 2.0x the didSet floor",
                 measured: Format.ratio(toFloor), passed: toFloor <= 2.0
             ))
-            targets.append(Target(
-                description: "store \(label) ≥ 10x cheaper than OpenCombine",
-                measured: Format.ratio(openCombineRatio), passed: openCombineRatio >= 10
-            ))
+            // The peer bound is on the write itself; in the second
+            // row every contender also pays a Compose signal's dispatch,
+            // which narrows the ratio without saying anything about stores.
+            if name == "write" {
+                targets.append(Target(
+                    description: "store \(label) ≥ 10x cheaper than OpenCombine",
+                    measured: Format.ratio(openCombineRatio), passed: openCombineRatio >= 10
+                ))
+            }
         }
     }
     print("## Stores")
@@ -158,7 +163,8 @@ if runs("store") {
     print("OpenCombine's `CurrentValueSubject` with K sinks. \"write\" is made outside any")
     print("dispatch (it sends at once); \"write in an observer\" is made by the observer of")
     print("a Compose signal (the store sends when that dispatch ends), and so is every")
-    print("contender's, so the signal's cost is in all three columns.")
+    print("contender's, so the signal's cost is in all three columns (the 10x peer")
+    print("bound applies to the \"write\" rows, where nothing else is measured).")
     print("Every observer is `{ s in sink.sum &+= s.count }`.")
     print()
 }

@@ -59,11 +59,11 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         @usableFromInline var slots: UnsafeMutablePointer<Slot>
         /// The observers' closures, index for index with `slots`. Never
         /// written while a dispatch of this emitter runs (see `pending`).
-        @usableFromInline var bodies = ContiguousArray<@MainActor (Value) -> Void>()
+        @usableFromInline var bodies = ContiguousArray<ObserverBody<Value>>()
         /// Closures of observers added while a dispatch runs; their slots
         /// follow those of `bodies`. Moved into `bodies` when the outermost
         /// dispatch ends, so empty whenever none runs.
-        @usableFromInline var pending = ContiguousArray<@MainActor (Value) -> Void>()
+        @usableFromInline var pending = ContiguousArray<ObserverBody<Value>>()
         /// Removal hooks, by observer id (few observers have one).
         @usableFromInline var cancelHooks: [UInt64: @MainActor () -> Void] = [:]
         @usableFromInline var count = 0
@@ -165,9 +165,9 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
             scope: unmanagedScope
         ))
         if state.pointee.depth == 0 {
-            state.pointee.bodies.append(handler.body)
+            state.pointee.bodies.append(ObserverBody(handler.body))
         } else {
-            state.pointee.pending.append(handler.body)
+            state.pointee.pending.append(ObserverBody(handler.body))
         }
         if let onCancel = handler.onCancel { state.pointee.cancelHooks[id] = onCancel }
         state.pointee.count = index &+ 1
@@ -251,7 +251,7 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     /// line (still specialised) so that the values `send` restores
     /// afterwards do not take registers from the loop.
     @inlinable @inline(never)
-    func callObservers(_ bodies: inout ContiguousArray<@MainActor (Value) -> Void>, upTo end: Int, with value: Value) {
+    func callObservers(_ bodies: inout ContiguousArray<ObserverBody<Value>>, upTo end: Int, with value: Value) {
         var i = 0
         while i < end {
             // Reloaded each time: an observer added meanwhile may move the slots.
@@ -265,7 +265,7 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
                 markCancelled(at: i)
             }
             state.pointee.currentScope = slot.scope
-            bodies[i](value)
+            bodies[i].call(value)
             i &+= 1
         }
     }
@@ -283,9 +283,9 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
                 if slot.state == .once { markCancelled(at: i) }
                 state.pointee.currentScope = slot.scope
                 if i < bodies.count {
-                    bodies[i](value)
+                    bodies[i].call(value)
                 } else {
-                    pending[i - bodies.count](value)
+                    pending[i - bodies.count].call(value)
                 }
             }
             i &+= 1
@@ -333,7 +333,7 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
             let slots = state.pointee.slots
             if state.pointee.count > 0 { (slots + 1).moveInitialize(from: slots, count: state.pointee.count) }
             slots.initialize(to: Slot(id: 0, state: .live, scope: nil))
-            state.pointee.bodies.insert({ [unowned self] value in self.trace(value) }, at: 0)
+            state.pointee.bodies.insert(ObserverBody { [unowned self] value in self.trace(value) }, at: 0)
             state.pointee.count += 1
         } else if state.pointee.count > 0, state.pointee.slots[0].id == 0 {
             let slots = state.pointee.slots
@@ -432,7 +432,7 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     func compact() {
         let slots = state.pointee.slots
         let count = state.pointee.count
-        var kept = ContiguousArray<@MainActor (Value) -> Void>()
+        var kept = ContiguousArray<ObserverBody<Value>>()
         kept.reserveCapacity(count - state.pointee.cancelledCount)
         var hooks: [@MainActor () -> Void] = []
         var write = 0
@@ -454,6 +454,25 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         state.pointee.bodies = kept
         for hook in hooks { hook() }
         _ = consume removed
+    }
+}
+
+/// An observer's closure as ``EmitterStorage`` keeps it.
+///
+/// A closure stored directly in a generic array is kept at the array's
+/// most general abstraction (value and result both passed indirectly), so
+/// every call would go through a reabstraction thunk; a closure in a field
+/// of this struct keeps the field's abstraction (the value indirect, the
+/// `Void` result direct), the one the observer closure already has, so a
+/// call is one indirect call.
+@usableFromInline
+struct ObserverBody<Value> {
+    @usableFromInline
+    let call: @MainActor (Value) -> Void
+
+    @inlinable
+    init(_ call: @escaping @MainActor (Value) -> Void) {
+        self.call = call
     }
 }
 
