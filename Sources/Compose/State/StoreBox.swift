@@ -67,10 +67,21 @@ final class StoreBox<State: Equatable>: StateCell, StateReading {
     /// reaction reaches it after this one).
     @inlinable
     func sendIfChanged() {
+        // Compared in place: copying the last state out first would retain
+        // and release every reference it holds (a String's storage).
+        if isUnchanged { return }
         let value = pointer.pointee
-        if let last = changes.storage.lastValue, last == value { return }
         if let persistence { persistence.stateDidChange(value) }
         changes.storage.send(value)
+    }
+
+    /// Whether the state equals the state last sent.
+    @inlinable
+    var isUnchanged: Bool {
+        switch changes.storage.state.pointee.last {
+        case .some(let last): last == pointer.pointee
+        case .none: false
+        }
     }
 
     // MARK: Binding
