@@ -2,13 +2,14 @@
 #   make test   installs what a fresh Debian machine lacks, runs every test
 #   make run    runs the example app
 #   make bench  runs the benchmarks (release build) and prints the table
+#   make bench-instructions  counts instructions per operation with callgrind
 #   make check-leaks  runs fixture apps under valgrind: no leak, no invalid access
 #   make soak   the relay and chat daemons against hostile clients (about 2 min)
 
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build test run bench deps clean check-leaks soak
+.PHONY: all build test run bench bench-instructions deps clean check-leaks soak
 
 all: build
 
@@ -39,6 +40,14 @@ run: deps
 bench: deps
 	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
 	cd Benchmarks && $(SWIFT) build -c release && $(SWIFT) run -c release --skip-build ComposeBenchmarks
+	$(MAKE) bench-instructions
+
+# Instructions per operation of the in-process cases, counted by valgrind's
+# callgrind (Benchmarks/scripts/instructions.py): repeatable on a busy
+# machine, where wall times are not. Takes a few minutes.
+bench-instructions: deps
+	@command -v valgrind >/dev/null 2>&1 || { echo "Installing valgrind with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; }
+	cd Benchmarks && $(SWIFT) build -c release --product InstructionCounts && python3 scripts/instructions.py
 
 # Scenarios of the fixture app (Tests/Fixtures/AppFixture) under valgrind's
 # memcheck; fails on a definite leak or an invalid read or write. See

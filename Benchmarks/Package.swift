@@ -50,6 +50,17 @@ let package = Package(
             swiftSettings: strictSettings + [.unsafeFlags(["-enable-library-evolution", "-suppress-warnings"])]
         ),
 
+        // Instruction counts of the in-process cases, for valgrind's
+        // callgrind (scripts/instructions.py): repeatable on a busy machine.
+        .executableTarget(
+            name: "InstructionCounts",
+            dependencies: [
+                .product(name: "Compose", package: "Compose"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
         // Timer lateness: a 1 ms LoopTimer in a Compose app, and the same
         // timer in plain C on libuv.
         .executableTarget(
