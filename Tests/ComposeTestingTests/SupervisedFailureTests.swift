@@ -143,6 +143,22 @@ import Testing
         #expect(pool.restarts.values.isEmpty)
     }
 
+    @Test func aRestartClosesTheOldSubtreesResourcesAndTheirEndIsNoFailure() throws {
+        let script = Box<ScriptedProcess>()
+        let app = TestApp(root: Pair()) { app in script.value = app.scriptProcess("worker") }
+        let pair = try #require(app.root(as: Pair.self))
+        let worker = try #require(script.value)
+
+        app.run { pair.crasher.crash.send() }   // one for all: the worker restarts too
+
+        #expect(worker.runs.count == 2)
+        #expect(worker.runs[0].signalsReceived == [.terminate])
+        #expect(worker.runs[0].termination?.signal == ProcessSignal.Name.terminate.rawValue)
+        #expect(worker.runs[1].isRunning)
+        #expect(pair.restarts.values.map(\.child) == ["worker", "crasher"])
+        #expect(pair.restarts.values.allSatisfy { $0.failure.path == "pair.crasher.component" })
+    }
+
     @Test func aWorkerProgramEndedByTheShutdownIsNotRestarted() throws {
         let script = Box<ScriptedProcess>()
         let app = TestApp(root: WorkerPool()) { app in script.value = app.scriptProcess("worker") }

@@ -199,3 +199,15 @@ struct WorkerPool: Component {
         supervisor.didRestart += { [restarts] in restarts.values.append($0) }
     }
 }
+
+/// A worker program and a crasher that depend on each other.
+struct Pair: Component {
+    let supervisor = Supervisor(strategy: .oneForAll, intensity: .init(restarts: 5, within: .seconds(60)), backoff: .immediate)
+    let worker = Supervised(WorkerProgram())
+    let crasher = Supervised(Crasher(name: "c", log: SupervisionLog()))
+    let restarts = Recorded<Supervisor.Restart>()
+
+    var observers: Void {
+        supervisor.didRestart += { [restarts] in restarts.values.append($0) }
+    }
+}

@@ -37,6 +37,11 @@ extension Component {
     /// suspension. Called on a component that is not part of a bound tree,
     /// it reports a diagnostic and runs nothing.
     ///
+    /// With no ``Supervised`` ancestor, a thrown error ends the app (status
+    /// ``Supervisor/failureExitStatus``): in a component that must not take
+    /// the app down with it (one per connection, say), catch what the work
+    /// throws inside the task.
+    ///
     /// - Parameter body: The task's work.
     /// - Returns: The task, to cancel it sooner or await it.
     @discardableResult

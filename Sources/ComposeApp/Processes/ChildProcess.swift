@@ -128,6 +128,12 @@ import Glibc
 /// `ChildProcess` does not kill the child; call ``terminate()`` or
 /// ``close()``.
 ///
+/// **Supervision.** Made with `fatal: true` (and usually
+/// `startsWithComponent: true`), the process is a worker program its
+/// component's `Supervisor` restarts: failing to start, or a run that ends
+/// unsuccessfully without the app asking it to stop, fails the component
+/// (see ``UnexpectedExit``).
+///
 /// **In a test context** (`TestApp`) nothing is spawned: ``start()`` runs the
 /// script the test gave for the executable (`app.scriptProcess("rsync")`),
 /// which writes the output, reads the input, receives the signals and

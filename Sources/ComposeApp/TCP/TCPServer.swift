@@ -24,7 +24,9 @@ import Logging
 /// Hosts are numeric (`127.0.0.1`, `::1`, `0.0.0.0`; `localhost` means
 /// `127.0.0.1`). Port 0 picks a free port (``port`` tells which). Failing to
 /// listen (`EADDRINUSE`, ...) is logged and sent on ``errors``, or thrown by
-/// ``listen()``. A connection nobody keeps is closed. As a ``LoopResource``,
+/// ``listen()``; made with `fatal: true`, the failure also fails its
+/// component, so a `Supervisor` retries it with its backoff. A connection
+/// nobody keeps is closed. As a ``LoopResource``,
 /// ``start()`` listens and ``stop()`` stops listening.
 ///
 /// In a test context (`TestApp`) the server listens on the context's
