@@ -29,7 +29,7 @@ private final class ProcessProbe {
     }
 }
 
-private struct Supervisor: Component {
+private struct ProcessParent: Component {
     let worker = ChildProcess("sleep", arguments: ["30"], startsWithComponent: true)
     var observers: Void { None }
 }
@@ -167,8 +167,8 @@ private func isGone(_ pid: Int32) -> Bool {
 
     @Test func destroyingTheOwningComponentTerminatesTheChildAndLeavesNoZombie() throws {
         let before = LoopDriver.openHandleCount
-        let tree = ComponentTree(Supervisor())
-        let worker = try #require(tree.root.value(as: Supervisor.self)?.worker)
+        let tree = ComponentTree(ProcessParent())
+        let worker = try #require(tree.root.value(as: ProcessParent.self)?.worker)
         #expect(!worker.isRunning)
         tree.activate()
         #expect(worker.isRunning)

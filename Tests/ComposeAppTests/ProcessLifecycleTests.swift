@@ -58,3 +58,23 @@ import Testing
         #expect(!app.errors.text.contains("uv_loop_close"), "\(app.transcript)")
     }
 }
+
+/// Supervision in the real runtime: restarts wait on libuv timers, and a
+/// supervisor that gives up at the top ends the process with status 70.
+@Suite struct SupervisedProcessTests {
+    @Test func aSupervisorGivingUpAtTheTopEndsTheProcessWithStatus70() async throws {
+        // Real time on purpose: the subject is the live runtime (libuv
+        // timers for the backoff, real child processes, the process's exit
+        // status). The backoff is 20 ms then 40 ms; only the order and the
+        // status are checked, not durations.
+        let app = try FixtureProcess("supervised")
+        let status = await app.waitForExit()
+        #expect(status == 70, "\(app.transcript)")
+        #expect(app.output.lines.filter { !$0.hasPrefix("appear") && !$0.hasPrefix("disappear") && $0 != "willBind" && $0 != "didBind" } == [
+            "worker started",
+            "restarted worker (1) after 0.02 seconds", "worker started",
+            "restarted worker (2) after 0.04 seconds", "worker started",
+            "gave up", "shutting down",
+        ], "\(app.transcript)")
+    }
+}

@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func aChildWritingALineOverTheLimitHasItSkippedAndGoesOn() throws {
-        let app = TestApp(root: Supervisor("worker")) { app in
+        let app = TestApp(root: ProcessParent("worker")) { app in
             app.scriptProcess("worker") { run in
                 run.writeOutput("before\n")
                 TestAppLineLimitTests.writeOverLongLine { run.writeOutput($0) }
@@ -54,7 +54,7 @@ import Testing
                 run.exit(status: 0)
             }
         }
-        let supervisor = try #require(app.root(as: Supervisor.self))
+        let supervisor = try #require(app.root(as: ProcessParent.self))
         #expect(supervisor.journal.entries == [
             "out: before", "error: lineTooLong worker", "out: after", "exit: exited with status 0",
         ])

@@ -8,14 +8,14 @@ import Testing
 @Suite struct TestAppProcessTests {
     @Test func aScriptAnswersByItselfAndItsOutputArrivesBeforeItsExit() throws {
         let echo = Box<ScriptedProcess>()
-        let app = TestApp(root: Supervisor("echo", arguments: ["hello", "world"])) { app in
+        let app = TestApp(root: ProcessParent("echo", arguments: ["hello", "world"])) { app in
             echo.value = app.scriptProcess("echo") { run in
                 run.writeOutput(run.arguments.joined(separator: " ") + "\n")
                 run.writeError("no newline")
                 run.exit(status: 3)
             }
         }
-        let supervisor = try #require(app.root(as: Supervisor.self))
+        let supervisor = try #require(app.root(as: ProcessParent.self))
         #expect(supervisor.journal.entries == ["out: hello world", "err: no newline", "exit: exited with status 3"])
         #expect(supervisor.child.termination == ChildProcess.Termination(status: 3, signal: nil))
         #expect(supervisor.child.pid == echo.value?.runs.first?.pid)
@@ -24,10 +24,10 @@ import Testing
 
     @Test func theTestDrivesARunAndSeesWhatTheAppWroteToItsInput() throws {
         let sort = Box<ScriptedProcess>()
-        let app = TestApp(root: Supervisor("/usr/bin/sort", input: "b\na\n")) { app in
+        let app = TestApp(root: ProcessParent("/usr/bin/sort", input: "b\na\n")) { app in
             sort.value = app.scriptProcess("sort")   // answers for /usr/bin/sort too
         }
-        let supervisor = try #require(app.root(as: Supervisor.self))
+        let supervisor = try #require(app.root(as: ProcessParent.self))
         let run = try #require(sort.value?.runs.last)
         #expect(run.executable == "/usr/bin/sort")
         #expect(run.inputText == "b\na\n")
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func aScriptCanAnswerItsInputLineByLine() throws {
-        let app = TestApp(root: Supervisor("cat", input: "one\ntwo\n")) { app in
+        let app = TestApp(root: ProcessParent("cat", input: "one\ntwo\n")) { app in
             app.scriptProcess("cat") { run in
                 run.onInput = { run in
                     for line in run.readInputLines() { run.writeOutput(line.uppercased() + "\n") }
@@ -52,14 +52,14 @@ import Testing
                 }
             }
         }
-        let supervisor = try #require(app.root(as: Supervisor.self))
+        let supervisor = try #require(app.root(as: ProcessParent.self))
         #expect(supervisor.journal.entries == ["out: ONE", "out: TWO", "exit: exited with status 0"])
     }
 
     @Test func gracefulShutdownEndsAChildWithSIGTERMAtOnceByDefault() throws {
         let worker = Box<ScriptedProcess>()
-        let app = TestApp(root: Supervisor()) { app in worker.value = app.scriptProcess("worker") }
-        let supervisor = try #require(app.root(as: Supervisor.self))
+        let app = TestApp(root: ProcessParent()) { app in worker.value = app.scriptProcess("worker") }
+        let supervisor = try #require(app.root(as: ProcessParent.self))
         app.send(.terminate)
         let run = try #require(worker.value?.runs.last)
         #expect(run.signalsReceived == [.terminate])
@@ -74,7 +74,7 @@ import Testing
 
     @Test func gracefulShutdownWaitsForAChildThatExitsWithinItsGracePeriod() throws {
         let worker = Box<ScriptedProcess>()
-        let app = TestApp(root: Supervisor(gracePeriod: .seconds(5))) { app in
+        let app = TestApp(root: ProcessParent(gracePeriod: .seconds(5))) { app in
             // Takes SIGTERM as a request: the test decides when it exits.
             worker.value = app.scriptProcess("worker", signals: .ignore)
         }
@@ -92,10 +92,10 @@ import Testing
 
     @Test func aChildThatIgnoresSIGTERMIsKilledAfterItsGracePeriodOnVirtualTime() throws {
         let worker = Box<ScriptedProcess>()
-        let app = TestApp(root: Supervisor(gracePeriod: .seconds(2))) { app in
+        let app = TestApp(root: ProcessParent(gracePeriod: .seconds(2))) { app in
             worker.value = app.scriptProcess("worker", signals: .ignore)
         }
-        let supervisor = try #require(app.root(as: Supervisor.self))
+        let supervisor = try #require(app.root(as: ProcessParent.self))
         app.send(.terminate)
         app.advance(by: .milliseconds(1_999))
         #expect(app.exitStatus == nil)
@@ -109,7 +109,7 @@ import Testing
 
     @Test func aRunningChildKeepsTheAppRunningUntilItExits() throws {
         let worker = Box<ScriptedProcess>()
-        let app = TestApp(root: Supervisor()) { app in worker.value = app.scriptProcess("worker") }
+        let app = TestApp(root: ProcessParent()) { app in worker.value = app.scriptProcess("worker") }
         app.runUntilExit(limit: .seconds(3600))
         #expect(!app.hasExited)
         try #require(worker.value?.runs.last).exit(status: 0)
@@ -118,8 +118,8 @@ import Testing
     }
 
     @Test func anExecutableNobodyScriptedIsNotFoundOnErrors() throws {
-        let app = TestApp(root: Supervisor("ghost"))
-        let supervisor = try #require(app.root(as: Supervisor.self))
+        let app = TestApp(root: ProcessParent("ghost"))
+        let supervisor = try #require(app.root(as: ProcessParent.self))
         #expect(supervisor.journal.entries == ["error: notFound ghost"])
         #expect(!supervisor.child.isRunning)
         #expect(supervisor.child.pid == nil)
@@ -153,10 +153,10 @@ import Testing
     }
 
     @Test func aChildCanBeStartedAgainAfterItsExitAndSignalledByHand() throws {
-        let app = TestApp(root: Supervisor("job")) { app in
+        let app = TestApp(root: ProcessParent("job")) { app in
             app.scriptProcess("job")
         }
-        let supervisor = try #require(app.root(as: Supervisor.self))
+        let supervisor = try #require(app.root(as: ProcessParent.self))
         let job = app.scriptProcess("job", signals: .handle { run, signal in
             run.writeOutput("got \(signal)\n")
         })

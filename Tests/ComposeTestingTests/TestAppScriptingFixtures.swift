@@ -35,7 +35,7 @@ struct ConfigWatcher: Component {
 
 /// Runs `executable` when it appears, writes to its input, and says what
 /// the child did.
-struct Supervisor: Component {
+struct ProcessParent: Component {
     let child: ChildProcess
     let journal = Journal()
 

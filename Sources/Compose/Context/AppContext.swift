@@ -70,6 +70,12 @@ public final class AppContext {
     let eventTrace = EventTrace()
     /// Behind ``clock``.
     nonisolated let clockSource: AppClockSource
+    /// Where the app's random draws come from (the jitter of supervisors'
+    /// backoff, see ``randomUnit()``): the system's generator in an app; in
+    /// a test context (``isSimulated``) a ``SeededRandomNumberGenerator``
+    /// with seed 0, so that every run draws the same numbers. A test may
+    /// replace it (before the draws it wants to fix).
+    public var random: any RandomNumberGenerator
     /// Tasks sleeping on ``clock``, by the order they began.
     var sleepers: [UInt64: Sleeper] = [:]
     var nextSleeper: UInt64 = 0
@@ -96,6 +102,7 @@ public final class AppContext {
     ) {
         self.name = name
         self.isSimulated = isSimulated
+        random = isSimulated ? SeededRandomNumberGenerator(seed: 0) : SystemRandomNumberGenerator()
         self.scheduler = scheduler
         self.logger = logger
         self.diagnostics = diagnostics

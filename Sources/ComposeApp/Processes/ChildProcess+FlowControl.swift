@@ -46,8 +46,10 @@ extension ChildProcess {
     }
 
     /// Logs `error` and sends it on ``errors``: the child could not start
-    /// as its component appeared.
+    /// as its component appeared. When the process ``isFatal``, its
+    /// component fails with `error`.
     public func didFailToStart(_ error: LoopError) {
         report(error)
+        if isFatal { output.ownerNode?.fail(error) }
     }
 }

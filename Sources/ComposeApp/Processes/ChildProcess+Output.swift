@@ -166,8 +166,11 @@ extension ChildProcess {
         phase = .idle
         let retained = retainedWhileRunning
         retainedWhileRunning = nil
+        // Read before `didExit`: an observer may start the next run.
+        let wasAskedToStop = stopRequested
         withExtendedLifetime(retained) {
             didExit.send(result)
+            failIfFatal(result, askedToStop: wasAskedToStop)
         }
     }
 }

@@ -34,6 +34,7 @@ extension ChildProcess {
     /// Idempotent while a termination is under way; does nothing when
     /// nothing runs.
     public func terminate() {
+        stopRequested = true
         if let simulated {
             terminateSimulated(simulated)
             return

@@ -128,6 +128,12 @@ import Glibc
 /// `ChildProcess` does not kill the child; call ``terminate()`` or
 /// ``close()``.
 ///
+/// **Supervision.** Made with `fatal: true` (and usually
+/// `startsWithComponent: true`), the process is a worker program its
+/// component's `Supervisor` restarts: failing to start, or a run that ends
+/// unsuccessfully without the app asking it to stop, fails the component
+/// (see ``UnexpectedExit``).
+///
 /// **In a test context** (`TestApp`) nothing is spawned: ``start()`` runs the
 /// script the test gave for the executable (`app.scriptProcess("rsync")`),
 /// which writes the output, reads the input, receives the signals and
@@ -221,6 +227,13 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
     /// Whether the child starts when its component appears (failures are
     /// then logged and sent on ``errors``).
     public let startsWithComponent: Bool
+    /// Whether the child failing is a failure of its component (see
+    /// "Supervision" in ``ChildProcess/UnexpectedExit``): the supervisor
+    /// above restarts the component, so a fresh process starts.
+    public let isFatal: Bool
+    /// Set when the app asked the child to stop (``terminate()``,
+    /// ``stop()``, ``close()``) during this run: its exit is then no failure.
+    var stopRequested = false
     var phase = Phase.idle
     var isClosed = false
     var process: ProcessHandle?
@@ -283,6 +296,9 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
     ///   - startsWithComponent: `true` to start the child when its
     ///     component appears (failures are then logged and sent on
     ///     ``errors``).
+    ///   - fatal: `true` to make the child's failure a failure of its
+    ///     component (see ``isFatal``): with `startsWithComponent`, a
+    ///     worker program its `Supervisor` restarts.
     public init(
         _ executable: String,
         arguments: [String] = [],
@@ -294,7 +310,8 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
         umask: UInt16? = nil,
         parentDeathSignal: ProcessSignal.Name? = nil,
         acceptsInput: Bool = false,
-        startsWithComponent: Bool = false
+        startsWithComponent: Bool = false,
+        fatal: Bool = false
     ) {
         self.executable = executable
         self.arguments = arguments
@@ -307,6 +324,7 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
         self.parentDeathSignal = parentDeathSignal
         self.acceptsInput = acceptsInput
         self.startsWithComponent = startsWithComponent
+        self.isFatal = fatal
     }
 
     isolated deinit {
@@ -349,6 +367,7 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
         // this run when its grace period ends.
         killTimer?.close()
         killTimer = nil
+        stopRequested = false
         try validateConfinement()
         if let processes = (output.ownerContext ?? AppContext.current)?.simulatedProcesses {
             try startSimulated(processes)

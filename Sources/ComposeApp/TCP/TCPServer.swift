@@ -24,7 +24,9 @@ import Logging
 /// Hosts are numeric (`127.0.0.1`, `::1`, `0.0.0.0`; `localhost` means
 /// `127.0.0.1`). Port 0 picks a free port (``port`` tells which). Failing to
 /// listen (`EADDRINUSE`, ...) is logged and sent on ``errors``, or thrown by
-/// ``listen()``. A connection nobody keeps is closed. As a ``LoopResource``,
+/// ``listen()``; made with `fatal: true`, the failure also fails its
+/// component, so a `Supervisor` retries it with its backoff. A connection
+/// nobody keeps is closed. As a ``LoopResource``,
 /// ``start()`` listens and ``stop()`` stops listening.
 ///
 /// In a test context (`TestApp`) the server listens on the context's
@@ -44,6 +46,10 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     public let backlog: Int32
     /// Whether it listens when its component appears.
     public let startsWithComponent: Bool
+    /// Whether failing to listen in ``start()`` (as its component appears)
+    /// is a failure of its component: the supervisor above restarts it
+    /// (see `Supervisor`), or, with none, the app ends with status 70.
+    public let isFatal: Bool
     /// Whether accepted connections send small writes at once (`TCP_NODELAY`,
     /// Nagle's algorithm off). `true` by default: a daemon answers lines and
     /// small messages, and Compose already batches the writes of one loop
@@ -64,11 +70,15 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     ///   - port: The port, or 0 for any free one.
     ///   - backlog: Pending connections the kernel may queue.
     ///   - startsWithComponent: Listen when the component appears.
-    public init(host: String = "127.0.0.1", port: UInt16, backlog: Int32 = 511, startsWithComponent: Bool = true) {
+    ///   - fatal: A failure to listen fails the component (see
+    ///     ``isFatal``): under a `Supervisor`, the listener is retried
+    ///     with its backoff.
+    public init(host: String = "127.0.0.1", port: UInt16, backlog: Int32 = 511, startsWithComponent: Bool = true, fatal: Bool = false) {
         self.host = host
         self.port = port
         self.backlog = backlog
         self.startsWithComponent = startsWithComponent
+        self.isFatal = fatal
     }
 
     isolated deinit {
@@ -83,13 +93,14 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     public var offeredEmitters: [any EmitterProtocol] { [emitter, errors] }
 
     /// Starts listening; a failure is logged and sent on ``errors``
-    /// (``listen()`` throws it instead). Done for you when its component
-    /// appears.
+    /// (``listen()`` throws it instead), and, when the server ``isFatal``,
+    /// fails its component. Done for you when its component appears.
     public func start() {
         do {
             try listen()
         } catch {
             report(error)
+            if isFatal { emitter.ownerNode?.fail(error) }
         }
     }
 

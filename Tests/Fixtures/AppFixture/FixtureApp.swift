@@ -60,6 +60,7 @@ struct FixtureApp: RouterComponent {
     let files = FilesScenario()
     let echo = EchoScenario()
     let chatty = Chatty()
+    let supervised = SupervisedScenario()
     let router = Router(start: \Self.idle)
 
     var observers: Void {

@@ -1,0 +1,26 @@
+/// A random number generator that gives the same numbers for the same
+/// seed (SplitMix64): the ``AppContext/random`` of a test context, so that
+/// jittered delays are the same on every run.
+///
+/// ```swift
+/// var random = SeededRandomNumberGenerator(seed: 42)
+/// let unit = Double.random(in: 0..<1, using: &random)   // always the same
+/// ```
+///
+/// Not for secrets: the sequence is predictable by design.
+public struct SeededRandomNumberGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// A generator whose sequence is fixed by `seed`.
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
