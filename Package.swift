@@ -29,6 +29,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["CommandLineArguments"]),
         // Tests only: the property-based tests of the line splitter and stores.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // Metrics (ComposeApp): CoreMetrics only, a no-op until an app
+        // gives a backend; the chat example exports Prometheus text.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .target(
@@ -47,6 +51,7 @@ let package = Package(
                 "Compose", "CLibUV",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
         ),
@@ -88,7 +93,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ComposeChat",
-            dependencies: ["ComposeApp"],
+            dependencies: ["ComposeApp", .product(name: "Prometheus", package: "swift-prometheus")],
             path: "Examples/Chat",
             swiftSettings: strictSettings
         ),
@@ -155,6 +160,7 @@ let package = Package(
                 "ComposeApp", "ComposeTesting", "ComposeFixture", "ComposeChat", "ComposeRelay", "ComposeStepper",
                 "ComposePersistence", "PersistFixture",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             path: "Tests/ComposeAppTests",
             swiftSettings: strictSettings

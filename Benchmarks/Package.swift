@@ -23,6 +23,7 @@ let package = Package(
         .package(name: "Compose", path: ".."),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         .executableTarget(
@@ -33,6 +34,7 @@ let package = Package(
                 .product(name: "ComposeApp", package: "Compose"),
                 .product(name: "ComposePersistence", package: "Compose"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
         ),

@@ -18,6 +18,9 @@ import Foundation
 @main
 struct ChatApp: Component {
     let server: ChatServerComponent
+    /// `GET /metrics`: one endpoint when `--metrics-port` asks for it.
+    let metrics = InstanceComponent<MetricsEndpoint>()
+    let metricsPort: UInt16?
 
     /// The daemon as `make run` starts it: settings from the app's
     /// configuration (command line, environment, file; see ChatSettings).
@@ -29,11 +32,15 @@ struct ChatApp: Component {
     init(settings: ChatSettings) {
         let hub = ChatHub(messageOfTheDay: settings.readMessageOfTheDay(), roomCapacity: settings.roomCapacity)
         server = ChatServerComponent(settings: settings, hub: hub)
+        metricsPort = settings.metricsPort
     }
 }
 
 extension ChatApp {
     var observers: Void {
+        if let metricsPort {
+            metrics.add { MetricsEndpoint(host: server.settings.host, port: metricsPort) }
+        }
         Application.willShutDown += {
             server.hub.broadcastToAll("The server is shutting down. Goodbye!")
         }

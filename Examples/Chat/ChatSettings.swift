@@ -29,6 +29,9 @@ struct ChatSettings {
     /// the room says; past it the client is disconnected and the room told
     /// why (so one client cannot make the daemon buffer without bound).
     var sendQueueLimit = 256 * 1024
+    /// The port `GET /metrics` answers on (Prometheus text); `nil`, the
+    /// default, serves no metrics.
+    var metricsPort: UInt16?
 }
 
 extension ChatSettings {
@@ -43,6 +46,7 @@ extension ChatSettings {
             "roomCapacity": "The most members a room holds; /join to a full room is refused.",
             "maxLine": "The longest line a client may send, in bytes; a longer one disconnects that client.",
             "sendQueue": "The most bytes that may wait for a client that does not read; past it, that client is disconnected.",
+            "metricsPort": "Serve GET /metrics (Prometheus text) on this port of 127.0.0.1; 0 picks a free one. Off unless set.",
         ]
     )
 
@@ -57,6 +61,7 @@ extension ChatSettings {
         roomCapacity = Self.positive(config.int(forKey: "roomCapacity", default: defaults.roomCapacity)) ?? defaults.roomCapacity
         maxLineLength = Self.positive(config.int(forKey: "maxLine", default: defaults.maxLineLength)) ?? defaults.maxLineLength
         sendQueueLimit = Self.positive(config.int(forKey: "sendQueue", default: defaults.sendQueueLimit)) ?? defaults.sendQueueLimit
+        metricsPort = config.int(forKey: "metricsPort").flatMap { UInt16(exactly: $0) } ?? defaults.metricsPort
     }
 
     private static func positive(_ value: Int) -> Int? {

@@ -6,11 +6,12 @@
 /// - Parameters:
 ///   - state: The state before.
 ///   - action: What happened.
+///   - step: How much `+` and `-` change the count.
 /// - Returns: The next state.
-func dispatch(_ state: StepperState, _ action: StepperAction) -> StepperState {
+func dispatch(_ state: StepperState, _ action: StepperAction, step: Int = 1) -> StepperState {
     switch action {
-    case .increment: StepperState(count: state.count + 1)
-    case .decrement: StepperState(count: state.count - 1)
+    case .increment: StepperState(count: state.count + step)
+    case .decrement: StepperState(count: state.count - step)
     case .reset: StepperState()
     }
 }

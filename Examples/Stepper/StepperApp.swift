@@ -16,11 +16,17 @@ import ComposeApp
 /// prints what it shows.
 @main
 struct StepperApp: StartupComponent {
-    let stepper = StepperComponent()
+    /// The stepper; `--step N` (the configuration's `step`, 1 by default)
+    /// sets how much `+` and `-` change the count.
+    let stepper: StepperComponent
     /// Commands, one a line.
     let commands = StandardInput()
     /// Each line shown, printed: the count after each change, or help.
     let shown = Emitter<String>()
+
+    init() {
+        stepper = StepperComponent(step: max(1, Application.config.int(forKey: "step", default: 1)))
+    }
 }
 
 extension StepperApp {

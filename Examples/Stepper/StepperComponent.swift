@@ -6,14 +6,16 @@ import ComposeApp
 struct StepperComponent: Component {
     /// The state; `$state` sends it after each change.
     @Store var state = StepperState()
-    /// The actions, each applied by ``dispatch(_:_:)``.
+    /// The actions, each applied by ``dispatch(_:_:step:)``.
     let input = Emitter<StepperAction>()
+    /// How much `+` and `-` change the count.
+    var step = 1
 }
 
 extension StepperComponent {
     var observers: Void {
         input += { action in
-            state = dispatch(state, action)
+            state = dispatch(state, action, step: step)
         }
     }
 }

@@ -55,6 +55,12 @@ static inline char **compose_environ(void) {
     return environ;
 }
 
+/* Makes the loop count the time it waits for I/O (uv_metrics_idle_time):
+   uv_loop_configure is variadic, which Swift cannot call. */
+static inline int compose_uv_measure_idle_time(uv_loop_t *loop) {
+    return uv_loop_configure(loop, UV_METRICS_IDLE_TIME);
+}
+
 static inline uv_handle_t *compose_uv_handle(void *handle) {
     return (uv_handle_t *)handle;
 }

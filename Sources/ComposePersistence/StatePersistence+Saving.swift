@@ -77,10 +77,12 @@ extension StatePersistence {
             entry.lastChange = now
             pending[key] = entry
             failing.insert(key)
+            context?.counters.countStoreSave(succeeded: false)
             report(.stateSaveFailed, "Cannot save the state \"\(key)\" to \(location): \(error). The previous save is intact; the state is saved again at the next change and at shutdown.")
             return
         }
         pending[key] = nil
+        context?.counters.countStoreSave(succeeded: true)
         if failing.remove(key) != nil { logRecovery(of: key) }
         didSave.send(key)
     }

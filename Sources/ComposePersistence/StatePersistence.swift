@@ -44,7 +44,7 @@ public final class StatePersistence<Storage: StateStorage>: StatePersisting {
     /// Sent with the key after each completed save.
     public let didSave = Emitter<String>()
 
-    private weak var context: AppContext?
+    private(set) weak var context: AppContext?
     var pending: [String: PendingSave] = [:]
     /// Keys whose last save failed (to log their recovery).
     var failing: Set<String> = []

@@ -62,6 +62,24 @@ if runs("emitters") {
         }
     }
 
+    // 1b. The same send in an app whose loop health sampler and metrics
+    // run and that an inspector followed and left, against one without
+    // (nobody connected): the cost of being inspectable.
+    do {
+        progress("send, inspection on vs off")
+        let result = try InspectionBenchmarks.send(toObservers: 10, sink: sink)
+        let ratio = result.enabled / result.disabled
+        table.add(
+            "send to 10 observers, inspection + metrics on, nobody connected (per send; baseline: off)",
+            Format.ns(result.enabled), Format.ns(result.disabled), Format.ratio(ratio),
+            Format.none, Format.none
+        )
+        targets.append(Target(
+            description: "send with inspection + metrics on, nobody connected, < 5% over off",
+            measured: Format.ratio(ratio), passed: ratio < 1.05
+        ))
+    }
+
     // 2. Subscribing and cancelling next to 10 observers.
     do {
         progress("subscribe + cancel")

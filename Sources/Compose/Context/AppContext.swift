@@ -79,6 +79,11 @@ public final class AppContext {
     /// Tasks sleeping on ``clock``, by the order they began.
     var sleepers: [UInt64: Sleeper] = [:]
     var nextSleeper: UInt64 = 0
+    /// Restarts and store saves, counted for metrics and the inspector.
+    package let counters = AppCounters()
+    /// Where ComposeApp keeps the app's metrics (swift-metrics objects,
+    /// made once per context); `nil` until it makes them.
+    package var metricsStore: AnyObject?
 
     /// Makes a context.
     ///

@@ -356,7 +356,11 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     func trace(_ value: Value) {
         guard let owner, let context = owner.context, context.eventTrace.isOn else { return }
         let name = owner.emitterLabel(of: self).map { owner.path + "." + $0 } ?? owner.path + ".<emitter>"
-        context.record(.sent, path: name, value: AppEvent.describe(value))
+        var json: String?
+        if let capture = context.eventTrace.capture, capture.covers(name), let encodable = value as? any Encodable {
+            json = capture.encode(encodable)
+        }
+        context.record(.sent, path: name, value: AppEvent.describe(value), json: json)
     }
 
     // MARK: Cancelling

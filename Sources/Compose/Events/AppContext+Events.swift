@@ -4,36 +4,95 @@ extension AppContext {
     /// every `didAppear`, `didDisappear`, focus change and route change.
     ///
     /// Off by default, and then it costs one branch per send. `TestApp`
-    /// turns it on; an inspector can turn it on in a running app.
+    /// turns it on; an inspector can turn it on in a running app. Tracing
+    /// also stays on while something holds it (a trace recorder, see
+    /// ``holdTracing()``), whatever this property says.
     ///
     /// ```swift
     /// context.tracesEvents = true
     /// context.events += { event in log(event.description) }
     /// ```
     public var tracesEvents: Bool {
-        get { eventTrace.isOn }
+        get { eventTrace.isExplicitlyOn }
         set {
-            guard newValue != eventTrace.isOn else { return }
-            eventTrace.isOn = newValue
-            tree?.root.setTracing(newValue)
+            eventTrace.isExplicitlyOn = newValue
+            updateTracing()
         }
     }
 
-    /// Sends every ``AppEvent`` while ``tracesEvents`` is on.
+    /// Sends every ``AppEvent`` while tracing is on.
     public var events: Emitter<AppEvent> { eventTrace.emitter }
 
+    /// Keeps tracing on until as many ``releaseTracing()``s: for the
+    /// runtime's own users of ``events`` (a trace recorder, an inspector
+    /// following the app), so that one of them turning off does not turn
+    /// tracing off under the others or the app's own ``tracesEvents``.
+    package func holdTracing() {
+        eventTrace.holds += 1
+        updateTracing()
+    }
+
+    /// Ends one ``holdTracing()``.
+    package func releaseTracing() {
+        eventTrace.holds = Swift.max(0, eventTrace.holds - 1)
+        updateTracing()
+    }
+
+    /// Asks for the sends at `paths` (and below them: `app.stepper` takes
+    /// `app.stepper.input`) to carry their value as JSON
+    /// (``AppEvent/json``), made by `encode`, which returns `nil` for a
+    /// value it cannot encode. Replaces the previous request; `nil` ends
+    /// it. Only `Encodable` values are handed to `encode`.
+    package func captureValues(atPaths paths: [String], encode: (@MainActor (any Encodable) -> String?)?) {
+        eventTrace.capture = encode.map { ValueCapture(paths: paths, encode: $0) }
+    }
+
     /// Records `event` (stamped with the app's clock) if tracing is on.
-    func record(_ kind: AppEvent.Kind, path: String, value: String? = nil) {
+    func record(_ kind: AppEvent.Kind, path: String, value: String? = nil, json: String? = nil) {
         guard eventTrace.isOn else { return }
-        eventTrace.emitter.send(AppEvent(time: scheduler?.now ?? .zero, kind: kind, path: path, value: value))
+        eventTrace.emitter.send(AppEvent(time: scheduler?.now ?? .zero, kind: kind, path: path, value: value, json: json))
+    }
+
+    private func updateTracing() {
+        let isOn = eventTrace.isExplicitlyOn || eventTrace.holds > 0
+        guard isOn != eventTrace.isOn else { return }
+        eventTrace.isOn = isOn
+        tree?.root.setTracing(isOn)
     }
 }
 
 /// The state behind ``AppContext/tracesEvents``.
 @MainActor
 final class EventTrace {
+    /// Whether sends are recorded: ``isExplicitlyOn`` or held.
     var isOn = false
+    /// What ``AppContext/tracesEvents`` was set to.
+    var isExplicitlyOn = false
+    /// How many ``AppContext/holdTracing()``s are in effect.
+    var holds = 0
+    /// Which sends carry their value as JSON, and how it is made.
+    var capture: ValueCapture?
     let emitter = Emitter<AppEvent>()
+}
+
+/// Which sends carry their value as JSON (see
+/// ``AppContext/captureValues(atPaths:encode:)``).
+@MainActor
+struct ValueCapture {
+    let paths: [String]
+    let encode: @MainActor (any Encodable) -> String?
+
+    /// Whether `path` is one of ``paths`` or below one.
+    func covers(_ path: String) -> Bool {
+        paths.contains { Self.path(path, isAtOrBelow: $0) }
+    }
+
+    /// `app.a` is at or below `app.a` and `app`, not below `app.ab`.
+    nonisolated static func path(_ path: String, isAtOrBelow prefix: String) -> Bool {
+        guard path.hasPrefix(prefix) else { return false }
+        guard let next = path.dropFirst(prefix.count).first else { return true }
+        return prefix.isEmpty || next == "." || next == "["
+    }
 }
 
 extension ComponentNode {

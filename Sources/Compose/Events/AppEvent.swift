@@ -39,16 +39,22 @@ public struct AppEvent: Hashable, Sendable, CustomStringConvertible {
     /// characters), or the new route; `nil` for a signal (`Void`) and for
     /// lifecycle events.
     public let value: String?
+    /// The value sent, as JSON, when a trace recorder asked for the sends
+    /// at ``path`` (see ``AppContext/captureValues(atPaths:encode:)``) and
+    /// the value is `Encodable`; `nil` otherwise. This is the form a
+    /// recorded trace replays.
+    public let json: String?
 
     /// How long a described value may be before it is cut short.
     public static let maximumValueLength = 200
 
     /// Makes an event.
-    public init(time: Duration, kind: Kind, path: String, value: String? = nil) {
+    public init(time: Duration, kind: Kind, path: String, value: String? = nil, json: String? = nil) {
         self.time = time
         self.kind = kind
         self.path = path
         self.value = value
+        self.json = json
     }
 
     /// `2.5s chat.server.connections sent 127.0.0.1:49152`.

@@ -101,6 +101,7 @@ final class SupervisedBox<Content: Component>: ContainerBox<Void>, NodeBehavior,
             }
             guard let container, container.isActive, instance == nil else { return }
             restartCount += 1
+            container.context?.counters.countRestart()
             start()
             restarted(restartCount)
         }

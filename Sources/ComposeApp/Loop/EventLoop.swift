@@ -75,6 +75,17 @@ final class EventLoop {
     /// still have members; killed when the loop is torn down and before
     /// the app's process ends (see ``ProcessGroups``).
     let processGroups = ProcessGroups()
+    /// What the loop counts as it runs (events, bytes, connections,
+    /// children). Behind a pointer that is never reassigned, so the hot
+    /// paths' additions pay no exclusivity check; freed in the deinit,
+    /// after every handle (each keeps the loop alive) is gone.
+    let counters: UnsafeMutablePointer<LoopCounters> = {
+        let counters = UnsafeMutablePointer<LoopCounters>.allocate(capacity: 1)
+        counters.initialize(to: LoopCounters())
+        return counters
+    }()
+    /// The loop lag sampler, once ``startHealthMonitor(interval:)`` ran.
+    private(set) var health: LoopHealthMonitor?
 
     init(logger: Logger = Logger(label: "compose")) throws(LoopError) {
         // Before any handle exists: a peer that goes away must never kill
@@ -95,6 +106,20 @@ final class EventLoop {
         // Every handle keeps its loop alive, so none is open here; a loop
         // that was run and never torn down still needs closing.
         if !isClosed { tearDown() }
+        counters.deinitialize(count: 1)
+        counters.deallocate()
+    }
+
+    /// Starts sampling the loop's health (see ``LoopHealthMonitor``); the
+    /// runtime does for the app's loop. Returns the running monitor when
+    /// there is one already.
+    @discardableResult
+    func startHealthMonitor(interval: Duration = .milliseconds(100)) throws(LoopError) -> LoopHealthMonitor {
+        if let health { return health }
+        let monitor = LoopHealthMonitor(loop: self, interval: interval)
+        try monitor.start()
+        health = monitor
+        return monitor
     }
 
     /// The read buffer of the loop `uv` (see ``ReadBuffer``): the current
@@ -237,6 +262,7 @@ final class EventLoop {
         guard !isClosed else { return true }
         assert(isOnLoopThread, "EventLoop.tearDown() on a thread other than the loop's")
         closeTurnHandles()
+        health?.stop()
         closeAllHandles()
         // What children left behind (a group outlives its leader) ends with
         // the loop.

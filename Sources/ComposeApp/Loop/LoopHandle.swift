@@ -98,17 +98,23 @@ class LoopHandle {
     /// owner type only (`streamHandleRead` on ``StreamHandle``s, ...), so
     /// the owner is a `T`; `unsafeDowncast` still checks that in debug
     /// builds, as it checks that the callback runs on the loop's thread.
+    ///
+    /// Each call counts as one of the loop's events
+    /// (``LoopCounters/events``), unless `counted` is `false` (the turn
+    /// handles, which run every turn whatever happens).
     nonisolated static func dispatch<T: LoopHandle, Argument>(
         _ handle: UnsafeMutablePointer<uv_handle_t>?,
         as type: T.Type,
+        counted: Bool = true,
         _ argument: Argument,
         _ body: @escaping @MainActor (T, Argument) -> Void
     ) {
         guard let owner = unmanagedOwner(of: handle) else { return }
         assert(handle.map { EventLoop.owner(of: $0.pointee.loop).isOnLoopThread } ?? true, "a libuv callback on a thread other than its loop's")
-        onLoopThread((owner, argument, body)) { call in
+        onLoopThread((owner, argument, body, counted)) { call in
             let typed = unsafeDowncast(call.0.takeUnretainedValue(), to: T.self)
             guard !typed.isClosing else { return }
+            if call.3 { typed.loop.counters.pointee.events &+= 1 }
             call.2(typed, call.1)
         }
     }

@@ -99,6 +99,7 @@ final class ProcessHandle: LoopHandle {
         self.onExit = onExit
         pid = process.pointee.pid
         loop.processGroups.insert(pid)
+        loop.counters.pointee.processesSpawned &+= 1
     }
 
     private var process: UnsafeMutablePointer<uv_process_t> {
@@ -137,6 +138,7 @@ final class ProcessHandle: LoopHandle {
 
     fileprivate func exited(status: Int64, signal: Int32) {
         hasExited = true
+        loop.counters.pointee.processesExited &+= 1
         // The leader is reaped: the group stays registered only while
         // another member lives.
         _ = loop.processGroups.isAlive(pid)

@@ -76,7 +76,22 @@ class StreamHandle: LoopHandle {
 
     final var stream: UnsafeMutablePointer<uv_stream_t> { compose_uv_stream(raw) }
 
+    /// Whether the stream is a connection (a ``TCPConnection``'s socket):
+    /// counted as open (``LoopCounters/connectionsOpened``) until it closes.
+    final var countsAsConnection = false {
+        didSet {
+            guard countsAsConnection != oldValue else { return }
+            if countsAsConnection {
+                loop.counters.pointee.connectionsOpened &+= 1
+            } else {
+                loop.counters.pointee.connectionsClosed &+= 1
+            }
+        }
+    }
+
     override func releaseCallbacks() {
+        // Closing: the connection no longer counts as open.
+        countsAsConnection = false
         onRead = nil
         onEnd = nil
         onWriteCompleted = nil
@@ -174,6 +189,7 @@ extension StreamHandle {
         let result = uv_try_write(stream, &buffer, 1)
         if result == UV_EAGAIN.rawValue || result == UV_ENOSYS.rawValue { return 0 }
         try LoopError.check(result, "uv_try_write")
+        loop.counters.pointee.bytesWritten &+= UInt64(result)
         return Int(result)
     }
 
@@ -225,6 +241,7 @@ private func streamHandleRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ co
     LoopHandle.dispatch(compose_uv_handle(stream), as: StreamHandle.self, (chunk, count)) { owner, read in
         let (chunk, count) = read
         if let chunk {
+            owner.loop.counters.pointee.bytesRead &+= UInt64(count)
             owner.spendReadBudget(count)
             owner.onRead?(chunk)
         } else if count == Int(UV_EOF.rawValue) {
@@ -242,6 +259,7 @@ private func streamHandleWritten(_ request: UnsafeMutablePointer<uv_write_t>?, _
     UnsafeMutableRawPointer(request).deallocate()
     LoopHandle.dispatch(compose_uv_handle(stream), as: StreamHandle.self, (count, status)) { owner, written in
         let (count, status) = written
+        if status >= 0 { owner.loop.counters.pointee.bytesWritten &+= UInt64(count) }
         owner.onWriteCompleted?(count, status < 0 ? LoopError("uv_write", code: status) : nil)
     }
 }

@@ -73,13 +73,13 @@ final class TurnHandle: LoopHandle {
 }
 
 private func turnHandlePrepared(_ handle: UnsafeMutablePointer<uv_prepare_t>?) {
-    LoopHandle.dispatch(compose_uv_handle(handle), as: TurnHandle.self, ()) { owner, _ in owner.fire() }
+    LoopHandle.dispatch(compose_uv_handle(handle), as: TurnHandle.self, counted: false, ()) { owner, _ in owner.fire() }
 }
 
 private func turnHandleChecked(_ handle: UnsafeMutablePointer<uv_check_t>?) {
-    LoopHandle.dispatch(compose_uv_handle(handle), as: TurnHandle.self, ()) { owner, _ in owner.fire() }
+    LoopHandle.dispatch(compose_uv_handle(handle), as: TurnHandle.self, counted: false, ()) { owner, _ in owner.fire() }
 }
 
 private func turnHandleIdled(_ handle: UnsafeMutablePointer<uv_idle_t>?) {
-    LoopHandle.dispatch(compose_uv_handle(handle), as: TurnHandle.self, ()) { owner, _ in owner.fire() }
+    LoopHandle.dispatch(compose_uv_handle(handle), as: TurnHandle.self, counted: false, ()) { owner, _ in owner.fire() }
 }

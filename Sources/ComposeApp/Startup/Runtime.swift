@@ -52,6 +52,7 @@ final class Runtime {
             context.shutdown.onBegin = { [unowned self] in self.beginShutdown() }
             context.shutdown.onRequestWhileStarting = { [unowned self] in self.context.services.cancelStart() }
             installStatePersistence()
+            startObservability()
 
             App.registerServices(in: context.services)
             // The services start in tasks the loop runs: hold it open until

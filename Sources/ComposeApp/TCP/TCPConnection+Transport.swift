@@ -42,6 +42,7 @@ extension TCPConnection {
             let onClosed: @MainActor () -> Void = { [unowned(unsafe) connection] in connection.transportClosed() }
             switch self {
             case .socket(let handle):
+                handle.countsAsConnection = !handle.isClosing
                 handle.onRead = onRead
                 handle.onEnd = onEnd
                 handle.onWriteCompleted = { [unowned(unsafe) connection] count, error in connection.writeCompleted(count, error) }

@@ -148,6 +148,7 @@ public final class TCPServer: EmitterProtocol, LoopResource {
             if let error { throw error }
             guard let server = handle else { return }
             let client = try server.acceptClient()
+            client.loop.counters.pointee.connectionsAccepted &+= 1
             client.setNoDelay(noDelay)
             client.setKeepAlive(keepAlive)
             emitter.send(TCPConnection(transport: .socket(client)))

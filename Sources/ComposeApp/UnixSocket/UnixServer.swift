@@ -132,6 +132,7 @@ public final class UnixServer: EmitterProtocol, LoopResource {
             if let error { throw error }
             guard let server = handle else { return }
             let client = try server.acceptClient()
+            client.loop.counters.pointee.connectionsAccepted &+= 1
             emitter.send(TCPConnection(transport: .socket(client)))
         } catch {
             report(error)

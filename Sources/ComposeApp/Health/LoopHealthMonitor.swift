@@ -1,0 +1,136 @@
+internal import CLibUV
+
+/// Measures an event loop's health (``LoopHealth``): a housekeeping timer
+/// that does not keep the loop alive fires every ``interval`` and records
+/// how late it came, with the loop's event count and idle time, in a ring
+/// of the last minute's samples (bounded memory: 600 samples at the
+/// default 100 ms).
+///
+/// Why a timer's lateness: a loop that runs one long callback (a blocking
+/// call, a huge computation) delays every other event by as long; a timer
+/// due meanwhile fires that much late. With an interval of 100 ms, a block
+/// of 200 ms shows as a lag of at least 100 ms, whenever it starts.
+@MainActor
+final class LoopHealthMonitor {
+    /// How much history the figures cover.
+    static let window: Duration = .seconds(60)
+
+    struct Sample {
+        /// When the timer fired (`uv_hrtime`, ns).
+        var time: UInt64
+        /// How late it fired, ns.
+        var lateness: UInt64
+        /// ``LoopCounters/events`` then.
+        var events: UInt64
+        /// The loop's idle time then (`uv_metrics_idle_time`, ns).
+        var idle: UInt64
+    }
+
+    let interval: Duration
+    /// Called after each sample with its lateness (ns): the metrics read
+    /// the loop's counters there.
+    var onSample: (@MainActor (_ lateness: UInt64) -> Void)?
+    // Unowned: the loop owns the monitor and closes its timer when it is
+    // torn down.
+    private unowned let loop: EventLoop
+    private var timer: TimerHandle?
+    /// When the timer is due (`uv_hrtime`, ns).
+    private var due: UInt64 = 0
+    private var ring: [Sample]
+    private var next = 0
+    private var count = 0
+    /// The figures at ``start()``, for rates before two samples exist.
+    private var origin: Sample
+
+    init(loop: EventLoop, interval: Duration) {
+        self.loop = loop
+        self.interval = interval
+        let capacity = max(2, Int(Self.window / interval))
+        ring = []
+        ring.reserveCapacity(capacity)
+        origin = Sample(time: 0, lateness: 0, events: 0, idle: 0)
+    }
+
+    private var capacity: Int { max(2, Int(Self.window / interval)) }
+
+    /// Starts sampling. The timer never keeps the loop alive.
+    func start() throws(LoopError) {
+        guard timer == nil else { return }
+        _ = compose_uv_measure_idle_time(loop.uv)
+        let timer = try TimerHandle(loop: loop)
+        self.timer = timer
+        origin = Sample(time: uv_hrtime(), lateness: 0, events: loop.counters.pointee.events, idle: uv_metrics_idle_time(loop.uv))
+        arm()
+    }
+
+    /// Stops sampling (the loop is torn down).
+    func stop() {
+        timer?.close()
+        timer = nil
+    }
+
+    private func arm() {
+        guard let timer else { return }
+        due = uv_hrtime() + UInt64(interval / .nanoseconds(1))
+        timer.start(after: interval) { [unowned self] in self.fired() }
+        timer.keepsLoopAlive = false
+    }
+
+    private func fired() {
+        let now = uv_hrtime()
+        let lateness = now > due ? now - due : 0
+        record(Sample(time: now, lateness: lateness, events: loop.counters.pointee.events, idle: uv_metrics_idle_time(loop.uv)))
+        onSample?(lateness)
+        arm()
+    }
+
+    /// Adds `sample`, replacing the oldest once the ring is full.
+    func record(_ sample: Sample) {
+        if ring.count < capacity {
+            ring.append(sample)
+        } else {
+            ring[next] = sample
+        }
+        next = (next + 1) % capacity
+        count = min(count + 1, capacity)
+    }
+
+    /// The figures over the samples in the ring.
+    var snapshot: LoopHealth {
+        var health = LoopHealth(sampleInterval: interval)
+        guard !ring.isEmpty else { return health }
+        let newest = ring[(next + capacity - 1) % capacity]
+        // The sample before the oldest in the ring, or the start.
+        let oldest = ring.count < capacity ? origin : ring[next]
+        let lateness = ring.map(\.lateness).sorted()
+        health.samples = lateness.count
+        health.lagP50 = .nanoseconds(Int64(Self.percentile(50, of: lateness)))
+        health.lagP99 = .nanoseconds(Int64(Self.percentile(99, of: lateness)))
+        health.lagMax = .nanoseconds(Int64(lateness.last ?? 0))
+        let elapsed = newest.time &- oldest.time
+        health.window = .nanoseconds(Int64(elapsed))
+        if elapsed > 0 {
+            let seconds = Double(elapsed) / 1e9
+            health.eventsPerSecond = Double(newest.events &- oldest.events) / seconds
+            let idle = Double(newest.idle &- oldest.idle) / Double(elapsed)
+            health.utilization = min(1, max(0, 1 - idle))
+        }
+        return health
+    }
+
+    /// The value `percent`% of `sorted` are at or under (nearest rank).
+    nonisolated static func percentile(_ percent: Int, of sorted: [UInt64]) -> UInt64 {
+        guard !sorted.isEmpty else { return 0 }
+        let rank = (percent * sorted.count + 99) / 100
+        return sorted[min(sorted.count - 1, max(0, rank - 1))]
+    }
+}
+
+/// The health figures' arithmetic, for tests.
+@_spi(Testing)
+public enum LoopHealthProbe {
+    /// The value `percent`% of `sorted` are at or under (nearest rank).
+    public static func percentile(_ percent: Int, of sorted: [UInt64]) -> UInt64 {
+        LoopHealthMonitor.percentile(percent, of: sorted)
+    }
+}
