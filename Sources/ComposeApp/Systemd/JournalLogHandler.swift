@@ -18,11 +18,11 @@ import Glibc
 /// stay plain. A message of several lines gets the prefix on each, as
 /// journald reads every line as an entry.
 public struct JournalLogHandler: LogHandler {
-    /// The handler that formats the lines (its metadata and level are this
-    /// handler's).
-    private var format: StreamLogHandler
-    private let label: String
-    private let descriptor: Int32
+    /// One formatting handler per priority, 2 to 7, whose stream writes
+    /// that priority's prefix: made once, so that a line costs what a
+    /// `StreamLogHandler` line costs (their metadata and level are kept
+    /// equal, and are this handler's).
+    private var formats: [StreamLogHandler]
 
     /// A handler writing to `descriptor` (standard error by default), with
     /// swift-log's global metadata provider.
@@ -32,9 +32,9 @@ public struct JournalLogHandler: LogHandler {
     ///   - descriptor: Where lines are written (`write(2)`, one call per
     ///     line, so lines of several threads do not interleave).
     public init(label: String, descriptor: Int32 = STDERR_FILENO) {
-        self.label = label
-        self.descriptor = descriptor
-        format = StreamLogHandler(label: label, stream: JournalLine(prefix: "", descriptor: descriptor))
+        formats = (2...7).map { priority in
+            StreamLogHandler(label: label, stream: JournalLine(prefix: "<\(priority)>", descriptor: descriptor))
+        }
     }
 
     /// The syslog priority journald files a line of `level` under:
@@ -52,34 +52,27 @@ public struct JournalLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var line = StreamLogHandler(
-            label: label,
-            stream: JournalLine(prefix: "<\(Self.priority(of: event.level))>", descriptor: descriptor),
-            metadataProvider: format.metadataProvider
-        )
-        line.metadata = format.metadata
-        line.logLevel = format.logLevel
-        line.log(event: event)
+        formats[Self.priority(of: event.level) - 2].log(event: event)
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { format[metadataKey: key] }
-        set { format[metadataKey: key] = newValue }
+        get { formats[0][metadataKey: key] }
+        set { for index in formats.indices { formats[index][metadataKey: key] = newValue } }
     }
 
     public var metadata: Logger.Metadata {
-        get { format.metadata }
-        set { format.metadata = newValue }
+        get { formats[0].metadata }
+        set { for index in formats.indices { formats[index].metadata = newValue } }
     }
 
     public var metadataProvider: Logger.MetadataProvider? {
-        get { format.metadataProvider }
-        set { format.metadataProvider = newValue }
+        get { formats[0].metadataProvider }
+        set { for index in formats.indices { formats[index].metadataProvider = newValue } }
     }
 
     public var logLevel: Logger.Level {
-        get { format.logLevel }
-        set { format.logLevel = newValue }
+        get { formats[0].logLevel }
+        set { for index in formats.indices { formats[index].logLevel = newValue } }
     }
 }
 
@@ -92,11 +85,13 @@ private struct JournalLine: TextOutputStream, Sendable {
     mutating func write(_ string: String) {
         var text = prefix
         text.reserveCapacity(string.utf8.count + prefix.utf8.count)
+        // The usual line, one newline at its end, is appended whole.
         var rest = Substring(string)
-        while let newline = rest.firstIndex(of: "\n") {
-            text += rest[...newline]
-            rest = rest[rest.index(after: newline)...]
-            if !rest.isEmpty { text += prefix }
+        while let newline = rest.utf8.firstIndex(of: UInt8(ascii: "\n")), rest.utf8.index(after: newline) != rest.endIndex {
+            let next = rest.utf8.index(after: newline)
+            text += rest[..<next]
+            text += prefix
+            rest = rest[next...]
         }
         text += rest
         text.withUTF8 { bytes in
