@@ -49,8 +49,7 @@ public final class SystemdNotifier {
     public var status: String? {
         didSet {
             guard status != oldValue else { return }
-            let line = (status ?? "").map { $0.isNewline ? " " : $0 }
-            send("STATUS=" + String(line))
+            sendStatus()
         }
     }
     /// The first failed send, if any (the only one logged).
@@ -142,7 +141,7 @@ public final class SystemdNotifier {
         isOpen = true
         context.shutdown.willShutDown += { [weak self] in self?.send("STOPPING=1") }
         context.shutdown.willExit += { [weak self] in self?.finish() }
-        if let status { send("STATUS=" + status) }
+        if status != nil { sendStatus() }
         startWatchdog()
     }
 
@@ -171,6 +170,11 @@ public final class SystemdNotifier {
         timer += { [weak self] in self?.send("WATCHDOG=1") }
         context.run { timer.start() }
         watchdog = timer
+    }
+
+    private func sendStatus() {
+        let line = (status ?? "").map { $0.isNewline ? " " : $0 }
+        send("STATUS=" + String(line))
     }
 
     private func finish() {
