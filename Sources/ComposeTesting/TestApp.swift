@@ -159,6 +159,7 @@ public final class TestApp {
                         bind()
                         tree.activate()
                         context.shutdown.didStart()
+                        context.systemd.ready()
                     case .failed:
                         context.shutdown.startFailed(status: ServiceRegistry.startFailureExitStatus, reason: "its services failed to start")
                     case .interrupted:
@@ -280,7 +281,7 @@ public final class TestApp {
     /// `SIGHUP` first reloads the app's configuration, as in a running app.
     public func send(_ signal: ProcessSignal.Name) {
         context.run {
-            if signal == .hangup, !shutdownSignals.contains(.hangup) { context.configuration.reload() }
+            if signal == .hangup, !shutdownSignals.contains(.hangup) { context.systemd.reload { context.configuration.reload() } }
             context.simulatedSignals.send(signal.rawValue)
             if shutdownSignals.contains(signal),
                context.shutdown.signalReceived(signal.rawValue, name: signal.description) != nil {

@@ -58,13 +58,16 @@ final class FixtureProcess: Sendable {
     /// tests, with `arguments` and this process's environment plus `extra`.
     /// `name` (the executable's by default) labels failure messages; the
     /// other parameters are those of ``init(_:environment:blockedSignals:inputFile:)``.
+    /// With `journalStream`, `JOURNAL_STREAM` names the pipe standard
+    /// error goes to, as systemd sets it when that is the journal.
     init(
         executable: String,
         arguments: [String] = [],
         name: String? = nil,
         environment extra: [String: String] = [:],
         blockedSignals: [Int32] = [],
-        inputFile: URL? = nil
+        inputFile: URL? = nil,
+        journalStream: Bool = false
     ) throws {
         Self.ignoreBrokenPipes
         self.name = name ?? executable
@@ -80,6 +83,11 @@ final class FixtureProcess: Sendable {
         let input = try Self.pipe()
         let out = try Self.pipe()
         let err = try Self.pipe()
+        if journalStream {
+            var info = stat()
+            guard fstat(err.write.fileDescriptor, &info) == 0 else { throw FixtureFailure.pipe(errno) }
+            environment["JOURNAL_STREAM"] = "\(info.st_dev):\(info.st_ino)"
+        }
 
         // Through `env --default-signal`, so the child starts with every
         // signal at its default action, as from a shell. This test runner

@@ -42,6 +42,9 @@ public final class AppContext {
     /// (`context.configuration`, `context.config`): Compose itself reads
     /// no configuration, so that it does not depend on swift-configuration.
     package var configurationStore: AnyObject?
+    /// Where ComposeApp keeps the app's systemd notifier
+    /// (`context.systemd`).
+    package var systemdStore: AnyObject?
     /// Where persisted stores (`@Store(persistedAs:)`) restore from and
     /// save to; `nil` when the app persists nothing (see
     /// ``StatePersisting``).

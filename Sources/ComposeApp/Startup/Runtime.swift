@@ -19,13 +19,17 @@ final class Runtime {
     private var tree: ComponentTree?
     private var signalHandles: [SignalHandle] = []
     private var deadline: TimerHandle?
+    /// What systemd set in the environment, read (and its notify variables
+    /// unset) before anything else runs.
+    private let systemd: SystemdEnvironment
 
     init(name: String, configuration: StartupConfiguration) throws(LoopError) {
         // When stdout is a pipe or a file, C buffers it in blocks: make it
         // line-buffered so that each `print` shows up when it is made.
         compose_line_buffer_stdout()
         self.configuration = configuration
-        var logger = configuration.makeLogger()
+        systemd = SystemdEnvironment.process(unsettingNotifyVariables: true)
+        var logger = configuration.makeLogger(logsToJournal: systemd.standardErrorIsJournal)
         logger[metadataKey: "app"] = "\(name)"
         // The loop ignores SIGPIPE and SIGXFSZ from its creation on.
         context = try AppContext.live(
@@ -49,6 +53,7 @@ final class Runtime {
             context.configuration = AppConfiguration.process(options: configuration.config)
             loop.attachMainQueue()
             installSignals()
+            context.systemd.start(environment: systemd)
             context.shutdown.onBegin = { [unowned self] in self.beginShutdown() }
             context.shutdown.onRequestWhileStarting = { [unowned self] in self.context.services.cancelStart() }
             installStatePersistence()
@@ -83,6 +88,7 @@ final class Runtime {
             tree.activate()
             context.configuration.reportUnreadArguments()
             context.shutdown.didStart()
+            context.systemd.ready()
         case .failed:
             context.shutdown.startFailed(status: ServiceRegistry.startFailureExitStatus, reason: "its services failed to start")
         case .interrupted:
@@ -119,7 +125,7 @@ final class Runtime {
         if !configuration.shutdownSignals.contains(.hangup) {
             listen(to: .hangup) { [unowned self] _ in
                 self.context.logger.info("SIGHUP received: reloading the configuration.")
-                self.context.configuration.reload()
+                self.context.systemd.reload { self.context.configuration.reload() }
             }
         }
     }

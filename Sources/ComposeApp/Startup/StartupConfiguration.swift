@@ -40,6 +40,14 @@ public struct StartupConfiguration: Sendable {
     /// How the app's configuration (``AppContext/config``) is read: the
     /// environment prefix, the file key, defaults, `--help` descriptions.
     public var config: ConfigOptions
+    /// Whether the app's log lines carry syslog priority prefixes (`<3>`,
+    /// `<6>`, ...) when standard error is the systemd journal
+    /// (`$JOURNAL_STREAM` names it; see ``JournalLogHandler``): `true` by
+    /// default. It applies to the default handler only, not to one
+    /// ``makeLogHandler`` makes; turn it off to keep swift-log's
+    /// bootstrapped handler under the journal too. Elsewhere lines are
+    /// plain either way.
+    public var journalPriorityPrefixes: Bool
 
     public init(
         shutdownSignals: [ProcessSignal.Name] = [.interrupt, .terminate],
@@ -48,7 +56,8 @@ public struct StartupConfiguration: Sendable {
         makeLogHandler: (@Sendable (String) -> any LogHandler)? = nil,
         statePersistence: StatePersistenceFactory? = nil,
         stateDirectory: String? = nil,
-        config: ConfigOptions = ConfigOptions()
+        config: ConfigOptions = ConfigOptions(),
+        journalPriorityPrefixes: Bool = true
     ) {
         self.shutdownSignals = shutdownSignals
         self.shutdownDeadline = shutdownDeadline
@@ -57,11 +66,16 @@ public struct StartupConfiguration: Sendable {
         self.statePersistence = statePersistence
         self.stateDirectory = stateDirectory
         self.config = config
+        self.journalPriorityPrefixes = journalPriorityPrefixes
     }
 
     /// The app's logger (label `compose`), with ``makeLogHandler``'s
-    /// handler when there is one.
-    package func makeLogger() -> Logger {
-        makeLogHandler.map { Logger(label: "compose", factory: $0) } ?? Logger(label: "compose")
+    /// handler when there is one, else, when `logsToJournal` (standard
+    /// error is the journal) and ``journalPriorityPrefixes``, a
+    /// ``JournalLogHandler``.
+    package func makeLogger(logsToJournal: Bool = false) -> Logger {
+        if let makeLogHandler { return Logger(label: "compose", factory: makeLogHandler) }
+        if logsToJournal, journalPriorityPrefixes { return Logger(label: "compose") { JournalLogHandler(label: $0) } }
+        return Logger(label: "compose")
     }
 }

@@ -61,6 +61,7 @@ struct FixtureApp: RouterComponent {
     let echo = EchoScenario()
     let chatty = Chatty()
     let supervised = SupervisedScenario()
+    let systemd = SystemdScenario()
     let router = Router(start: \Self.idle)
 
     var observers: Void {
