@@ -69,6 +69,13 @@ import Testing
         } throws: { error in
             (error as? LoopError)?.kind == .connectionRefused
         }
+        // Nor does it listen again during the shutdown.
+        let server = try #require(app.root(as: DrainServer.self))
+        #expect {
+            try app.run { try server.listener.listen() }
+        } throws: { error in
+            (error as? LoopError)?.kind == .cancelled
+        }
         // The connection accepted before is still served meanwhile.
         peer.write("still here\n")
         #expect(peer.readLines() == [Self.goodbye, "STILL HERE"])
