@@ -9,9 +9,11 @@
 //       └── sessions: InstanceComponent     one per connection
 //           └── 1, 2, ...: SessionComponent router: naming → lobby → room
 //
-// Shutdown (Ctrl-C or SIGTERM): every client is told goodbye, then the
-// tree is destroyed, which closes every connection after its goodbye is
-// written, and the daemon exits 0.
+// Shutdown (Ctrl-C or SIGTERM) drains: the listener closes first (new
+// clients are refused), every session says goodbye and closes its
+// connection (willDrain, in SessionComponent), and once they have closed
+// (or the drain timeout passed) the tree is destroyed and the daemon
+// exits 0.
 import ComposeApp
 import Foundation
 
@@ -37,12 +39,10 @@ struct ChatApp: Component {
 }
 
 extension ChatApp {
+    // Goodbyes are each session's (SessionComponent, willDrain).
     var observers: Void {
         if let metricsPort {
             metrics.add { MetricsEndpoint(host: server.settings.host, port: metricsPort) }
-        }
-        Application.willShutDown += {
-            server.hub.broadcastToAll("The server is shutting down. Goodbye!")
         }
     }
 }

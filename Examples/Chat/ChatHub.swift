@@ -93,11 +93,4 @@ final class ChatHub {
             member.connection.writeLine(line)
         }
     }
-
-    /// Writes `line` to every connected client.
-    func broadcastToAll(_ line: String) {
-        for member in members.values {
-            member.connection.writeLine(line)
-        }
-    }
 }

@@ -68,6 +68,13 @@ extension SessionComponent {
             connection.close()
         }
 
+        // The daemon shuts down: its listener is closed already; say
+        // goodbye and close (the shutdown waits for every session to).
+        connection.willDrain += {
+            connection.writeLine("The server is shutting down. Goodbye!")
+            connection.close()
+        }
+
         naming.chose += { name in
             if hub.isTaken(name) {
                 connection.writeLine("\(name) is taken. Another name?")

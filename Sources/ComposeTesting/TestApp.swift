@@ -141,7 +141,9 @@ public final class TestApp {
         context.configuration = AppConfiguration(overrides: config, options: configuration.config)
         context.runtime = SimulatedWorld(context: context)
         installStatePersistence()
-        context.shutdown.onBegin = { [unowned self] in self.beginShutdown() }
+        context.shutdown.drainTimeout = configuration.drainTimeout
+        context.shutdown.onBegin = { [unowned self] in self.armDeadline() }
+        context.shutdown.onClose = { [unowned self] in self.closeTree() }
         events = TestEvents(context: context, createdAt: sourceLocation) { [unowned self] in
             self.tree?.root.label ?? name
         }
@@ -335,7 +337,8 @@ public final class TestApp {
 
     // MARK: Shutdown
 
-    private func beginShutdown() {
+    /// A shutdown began: the deadline bounds it, drain included.
+    private func armDeadline() {
         deadline = scheduler.schedule(after: context.shutdown.deadline) { [weak self] in
             guard let self else { return }
             deadline = nil
@@ -343,6 +346,10 @@ public final class TestApp {
                 finish()
             }
         }
+    }
+
+    /// The drain is over: the tree goes, then the services.
+    private func closeTree() {
         tree?.destroy()
         // The services stop after the tree, in tasks: the app ends once
         // they have (or at the deadline).
@@ -351,7 +358,7 @@ public final class TestApp {
     }
 
     private func checkFinished() {
-        guard context.shutdown.phase == .shuttingDown, context.activeWork == 0 else { return }
+        guard context.shutdown.phase == .closing, context.activeWork == 0 else { return }
         finish()
     }
 

@@ -82,6 +82,22 @@ import Testing
         #expect(app.exitStatus == 0)
     }
 
+    @Test func aShutdownDrainsEachMemberHearsTheGoodbyeLastThenTheSocketCloses() throws {
+        let app = TestApp(ChatApp.self)
+        let phases = Journal()
+        app.context.shutdown.didChangePhase += { phases.entries.append("\($0)") }
+        let (ada, bob) = try twoInLab(app)
+        ada.write("see you\n")
+
+        app.send(.terminate)
+        #expect(bob.readLines() == ["<ada> see you", "The server is shutting down. Goodbye!"])   // no "* ada left lab" after it
+        #expect(ada.readLines() == ["The server is shutting down. Goodbye!"])
+        #expect(ada.isClosedByApp && bob.isClosedByApp)
+        #expect(phases.entries == ["draining", "closing", "finished"])
+        #expect(app.exitStatus == 0)
+        #expect(app.now == .zero)
+    }
+
     @Test func anUnknownCommandInTheLobbyGetsTheList() throws {
         let app = TestApp(ChatApp.self)
         let ada = try member("ada", of: app)

@@ -36,6 +36,37 @@ import Testing
         #expect(await chat.process.waitForExit() == 0, "\(chat.process.transcript)")
     }
 
+    @Test func onTerminateAHundredMembersEachGetEveryLineWrittenThenTheGoodbyeThenEndOfInput() async throws {
+        let chat = try await ChatDaemon.start(environment: ["CHAT_ROOM_CAPACITY": "128"])
+        var members: [LineClient] = []
+        for index in 0..<100 {
+            let member = try await chat.connect(as: "m\(index)")
+            member.send("/join lab")
+            try await member.waitFor(Self.inRoom("lab"))
+            members.append(member)
+        }
+        let speaker = members[0]
+        for index in 0..<50 { speaker.send("line \(index)") }
+        // The daemon handles one client's lines in order: once /who is
+        // answered, all 50 lines were written to every other member.
+        speaker.send("/who")
+        #expect(await speaker.input.waitForLine(timeout: FixtureProcess.failureTimeout) { $0.hasPrefix("Here: ") })
+
+        let signalled = ContinuousClock.now
+        chat.process.signal(SIGTERM)
+        let said = (0..<50).map { "<m0> line \($0)" }
+        for member in members {
+            #expect(await member.waitForClose())
+            #expect(member.lines.last == Self.goodbye, "\(member.input.text)")
+            if member !== speaker {
+                #expect(member.lines.filter { $0.hasPrefix("<m0> ") } == said, "\(member.input.text)")
+            }
+        }
+        #expect(await chat.process.waitForExit() == 0, "\(chat.process.transcript)")
+        // The drain ended when the last session closed, not at its timeout.
+        #expect(ContinuousClock.now - signalled < .seconds(5))
+    }
+
     @Test func aPortAlreadyInUseMakesTheDaemonExitWithStatus1NamingEADDRINUSE() async throws {
         let holder = try PortHolder()
         let chat = try FixtureProcess(executable: "ComposeChat", environment: ["CHAT_PORT": "\(holder.port)"])

@@ -13,8 +13,9 @@
 ///
 /// It reads and schedules on the context's ``Scheduler``. A sleep keeps
 /// the app running as a pending timer does, and ends with
-/// `CancellationError` when its task is cancelled or the app begins to
-/// shut down. A clock of no app (``AppContext/current`` was `nil`) runs on
+/// `CancellationError` when its task is cancelled or the app's shutdown
+/// tears its tree down (sleeps go on while the shutdown drains the app's
+/// connections, see ``ShutdownCoordinator/Phase/draining``). A clock of no app (``AppContext/current`` was `nil`) runs on
 /// `ContinuousClock`.
 public struct AppClock: Clock {
     /// A point in the app's time: the time since its scheduler's origin.

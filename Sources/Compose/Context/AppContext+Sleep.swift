@@ -8,7 +8,8 @@ extension AppContext {
         let sleeper = Sleeper()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                guard !Task.isCancelled, !shutdown.isRequested else {
+                // A drain lets the app run on, sleeps included.
+                guard !Task.isCancelled, !shutdown.isRequested || shutdown.phase == .draining else {
                     continuation.resume(throwing: CancellationError())
                     return
                 }
@@ -26,7 +27,8 @@ extension AppContext {
         }
     }
 
-    /// Ends every sleep with `CancellationError` (the app shuts down), in
+    /// Ends every sleep with `CancellationError` (the app's tree is torn
+    /// down), in
     /// the order they began.
     func cancelSleeps() {
         for id in sleepers.keys.sorted() {

@@ -114,11 +114,15 @@ public final class AppContext {
         self.scheduler = scheduler
         self.logger = logger
         self.diagnostics = diagnostics
-        shutdown = ShutdownCoordinator(deadline: shutdownDeadline, forcedExitStatus: forcedExitStatus, logger: logger)
+        shutdown = ShutdownCoordinator(deadline: shutdownDeadline, forcedExitStatus: forcedExitStatus, logger: logger, scheduler: scheduler)
         clockSource = AppClockSource(scheduler: scheduler)
         clockSource.context = self
         services.context = self
-        shutdown.willShutDown += { [unowned self] in self.cancelSleeps() }
+        // Sleeps go on while the app drains its connections (a goodbye
+        // may take its time); they end when the tree is torn down.
+        shutdown.didChangePhase += { [unowned self] phase in
+            if phase == .closing { self.cancelSleeps() }
+        }
     }
 
     /// The context of the app whose code is running: set while a runtime

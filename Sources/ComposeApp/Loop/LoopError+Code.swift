@@ -34,7 +34,8 @@ extension LoopError {
         /// `EPIPE`: writing to a connection or pipe whose other end is closed.
         case brokenPipe
         /// `ECANCELED`: the operation was cancelled, typically because its
-        /// handle closed first.
+        /// handle closed first, or, for a listener's `listen()`, because
+        /// the app's shutdown has begun.
         case cancelled
         /// `ENOENT`: no such file or directory (or, for a child process, no
         /// such executable).

@@ -80,6 +80,19 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
         )
     }
 
+    /// A listener cannot listen once the app's shutdown has begun: it
+    /// closed its listeners first (see ``Code/cancelled``).
+    static func shuttingDown(_ operation: String, context: String?) -> LoopError {
+        LoopError(
+            operation: operation,
+            code: UV_ECANCELED.rawValue,
+            kind: .cancelled,
+            name: "ECANCELED",
+            message: "the app is shutting down: its listeners closed and do not listen again",
+            context: context
+        )
+    }
+
     /// A connection's peer does not read what it is sent (see
     /// ``Code/sendQueueExceeded``); `why` says what it left unread.
     static func sendQueueExceeded(_ why: String, peer: String) -> LoopError {

@@ -38,6 +38,7 @@ final class Runtime {
             shutdownDeadline: configuration.shutdownDeadline,
             forcedExitStatus: configuration.forcedExitStatus
         )
+        context.shutdown.drainTimeout = configuration.drainTimeout
         // A live context always has one.
         loop = context.eventLoop!
         // The app's loop runs on this (the main) thread only.
@@ -54,7 +55,8 @@ final class Runtime {
             loop.attachMainQueue()
             installSignals()
             context.systemd.start(environment: systemd)
-            context.shutdown.onBegin = { [unowned self] in self.beginShutdown() }
+            context.shutdown.onBegin = { [unowned self] in self.armDeadline() }
+            context.shutdown.onClose = { [unowned self] in self.closeTree() }
             context.shutdown.onRequestWhileStarting = { [unowned self] in self.context.services.cancelStart() }
             installStatePersistence()
             startObservability()
@@ -72,6 +74,12 @@ final class Runtime {
             if context.shutdown.phase == .running {
                 // Nothing keeps the loop alive: wind down the tree all the same.
                 context.shutdown.idle()
+                loop.run()
+            }
+            if context.shutdown.phase == .draining {
+                // Nothing is left to drain (its connections are gone
+                // without saying so): close the tree all the same.
+                context.shutdown.endDrain()
                 loop.run()
             }
         }
@@ -168,8 +176,8 @@ final class Runtime {
 
     // MARK: Shutdown
 
-    private func beginShutdown() {
-        armDeadline()
+    /// The drain is over: the tree goes, then the services.
+    private func closeTree() {
         tree?.destroy()
         // The services stop in tasks after the tree is gone: hold the loop
         // open until they have (or the deadline closes everything).

@@ -45,9 +45,12 @@ import Glibc
 /// ``didBindRootComponent()``, activates the root (`didAppear`, parents
 /// first, start routes included) and runs the loop until nothing keeps it
 /// running or the app shuts down (``Application/shutdown(status:)``,
-/// `SIGINT`, `SIGTERM`). Shutdown deactivates the tree (children first),
-/// destroys it, stops the services in reverse order, lets handles close,
-/// and exits.
+/// `SIGINT`, `SIGTERM`). Shutdown first drains (see
+/// ``ShutdownCoordinator``): the app's listeners close, the connections
+/// they accepted are told (``TCPConnection/willDrain``) and have up to
+/// ``StartupConfiguration/drainTimeout`` to close; then it deactivates the
+/// tree (children first), destroys it, stops the services in reverse
+/// order, lets handles close, and exits.
 @MainActor
 public protocol StartupComponent: Component {
     /// Creates the root component.

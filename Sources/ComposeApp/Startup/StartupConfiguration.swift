@@ -13,8 +13,9 @@ public struct StartupConfiguration: Sendable {
     /// Signals that start a graceful shutdown. A second one during shutdown
     /// exits at once with status 128 + the signal number.
     public var shutdownSignals: [ProcessSignal.Name]
-    /// How long a graceful shutdown may take. Past it, the handles still open
-    /// are closed by force and the app exits with ``forcedExitStatus``.
+    /// How long a graceful shutdown may take, its drain included. Past it,
+    /// the handles still open are closed by force and the app exits with
+    /// ``forcedExitStatus``.
     public var shutdownDeadline: Duration
     /// The exit status when the deadline forced the shutdown.
     public var forcedExitStatus: Int32
@@ -40,6 +41,17 @@ public struct StartupConfiguration: Sendable {
     /// How the app's configuration (``AppContext/config``) is read: the
     /// environment prefix, the file key, defaults, `--help` descriptions.
     public var config: ConfigOptions
+    /// How long a shutdown waits for the connections its listeners
+    /// accepted to close, once told (`TCPConnection.willDrain`), before it
+    /// closes them (see ``ShutdownCoordinator/Phase/draining``). 5 s by
+    /// default; keep it shorter than ``shutdownDeadline``, which bounds the
+    /// whole shutdown, drain included. An app with no connection open does
+    /// not wait at all.
+    ///
+    /// ```swift
+    /// StartupConfiguration(shutdownDeadline: .seconds(30), drainTimeout: .seconds(20))
+    /// ```
+    public var drainTimeout: Duration
     /// Whether the app's log lines carry syslog priority prefixes (`<3>`,
     /// `<6>`, ...) when standard error is the systemd journal
     /// (`$JOURNAL_STREAM` names it; see ``JournalLogHandler``): `true` by
@@ -57,6 +69,7 @@ public struct StartupConfiguration: Sendable {
         statePersistence: StatePersistenceFactory? = nil,
         stateDirectory: String? = nil,
         config: ConfigOptions = ConfigOptions(),
+        drainTimeout: Duration = .seconds(5),
         journalPriorityPrefixes: Bool = true
     ) {
         self.shutdownSignals = shutdownSignals
@@ -66,6 +79,7 @@ public struct StartupConfiguration: Sendable {
         self.statePersistence = statePersistence
         self.stateDirectory = stateDirectory
         self.config = config
+        self.drainTimeout = drainTimeout
         self.journalPriorityPrefixes = journalPriorityPrefixes
     }
 

@@ -140,6 +140,7 @@ public final class SystemdNotifier {
         }
         isOpen = true
         context.shutdown.willShutDown += { [weak self] in self?.send("STOPPING=1") }
+        context.shutdown.didChangePhase += { [weak self] phase in self?.shutdownPhaseDidChange(phase) }
         context.shutdown.willExit += { [weak self] in self?.finish() }
         if status != nil { sendStatus() }
         startWatchdog()
@@ -170,6 +171,24 @@ public final class SystemdNotifier {
         timer += { [weak self] in self?.send("WATCHDOG=1") }
         context.run { timer.start() }
         watchdog = timer
+    }
+
+    /// The shutdown's phases as `STATUS=` lines (unless the app set its
+    /// own status), and, while connections drain, `EXTEND_TIMEOUT_USEC=`
+    /// for the shutdown's deadline, which bounds the app's own wait: a
+    /// drain longer than `TimeoutStopSec=` is not killed half-way.
+    private func shutdownPhaseDidChange(_ phase: ShutdownCoordinator.Phase) {
+        guard let shutdown = context?.shutdown else { return }
+        switch phase {
+        case .draining:
+            let count = shutdown.connectionCount
+            if status == nil { send("STATUS=Draining \(count) connection\(count == 1 ? "" : "s")") }
+            if count > 0 { extendTimeout(by: shutdown.deadline) }
+        case .closing:
+            if status == nil { send("STATUS=Closing") }
+        case .starting, .running, .finished:
+            break
+        }
     }
 
     private func sendStatus() {

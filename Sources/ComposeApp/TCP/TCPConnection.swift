@@ -42,6 +42,11 @@ import Logging
 /// half-closes (sends FIN after the queue). When the peer ends its side the
 /// connection closes (``closesOnEndOfInput``). ``didClose`` is sent exactly
 /// once, when the socket is closed, with the reason.
+///
+/// **Shutdown.** A connection a ``TCPServer`` or ``UnixServer`` accepted
+/// is drained when the app shuts down: ``willDrain`` is sent (say goodbye,
+/// then ``close()``), and the shutdown waits for it to close, up to
+/// ``StartupConfiguration/drainTimeout``, before it closes it.
 @MainActor
 public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream, WritableStream {
     /// Why a connection closed.
@@ -77,6 +82,23 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// Sent when the peer ends its side (half-close or close); with
     /// ``closesOnEndOfInput`` the connection then closes.
     public let didReachEnd = SignalEmitter()
+    /// Sent once when the app's shutdown begins to drain (see
+    /// ``ShutdownCoordinator/Phase/draining``), to a connection a
+    /// ``TCPServer`` or ``UnixServer`` of the app accepted: the moment to
+    /// say goodbye and ``close()``. The app runs on meanwhile (reads,
+    /// writes, timers); the connection is closed for it once
+    /// ``StartupConfiguration/drainTimeout`` has passed. A connection
+    /// whose `willDrain` nobody observes is closed at once instead (its
+    /// queue written out). Not to be confused with ``drained`` (the write
+    /// queue emptied).
+    ///
+    /// ```swift
+    /// connection.willDrain += {
+    ///     connection.writeLine("The server is shutting down. Goodbye!")
+    ///     connection.close()
+    /// }
+    /// ```
+    public let willDrain = SignalEmitter()
     /// Sent once when a read or write fails, just before the connection
     /// closes with ``CloseReason/failed(_:)``. A peer that went away
     /// (`EPIPE` when writing to a peer that closed, `ECONNRESET` when it
@@ -138,7 +160,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// Whether the queue reached ``highWaterMark`` and has not drained to
     /// ``lowWaterMark`` yet: writes should wait for ``drained``.
     public private(set) var isFull = false
-    private var closeAfterFlush = false
+    /// Whether ``close()`` waits for the queue to be written out.
+    private(set) var closeAfterFlush = false
     private var writeIsShut = false
     private var closeReason: CloseReason?
     private var lineSplitter: LineSplitter?
@@ -148,6 +171,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     private var lastReceived: Duration = .zero
     /// The timer of ``closeFlushTimeout``, while a close waits for the queue.
     private var flushDeadline: (action: ScheduledAction, scheduler: any Scheduler)?
+    /// The shutdown that drains it (its listener's app), until it closes.
+    weak var drainingShutdown: ShutdownCoordinator?
 
     init(transport: Transport) {
         self.transport = transport
@@ -164,6 +189,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         if !transport.isClosing {
             transport.close()
         }
+        drainingShutdown?.connectionDidClose(ObjectIdentifier(self))
     }
 
     /// Bytes received, as an emitter (the connection itself is one too).
@@ -521,6 +547,9 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         isReading = false
         inFlight = 0
         batch = []
+        // Before didClose: its observers may release the connection. The
+        // drain ends on a later turn, after them.
+        drainDidEnd()
         didClose.send(closeReason ?? .local)
     }
 
@@ -536,7 +565,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// The emitters its component adopts (``lines`` if it was asked for
     /// before the component was bound).
     public var offeredEmitters: [any EmitterProtocol] {
-        var emitters: [any EmitterProtocol] = [emitter, didClose, drained, didReachEnd, errors]
+        var emitters: [any EmitterProtocol] = [emitter, didClose, drained, didReachEnd, errors, willDrain]
         if let lineSplitter { emitters.append(lineSplitter.lines) }
         return emitters
     }

@@ -29,6 +29,14 @@ import Logging
 /// nobody keeps is closed. As a ``LoopResource``,
 /// ``start()`` listens and ``stop()`` stops listening.
 ///
+/// **Shutdown.** When the app's shutdown begins (its
+/// ``ShutdownCoordinator/Phase/draining`` phase), the server stops
+/// listening before anything else, wherever it sits in the tree, so new
+/// connections are refused; then each connection it accepted is told
+/// (``TCPConnection/willDrain``) and the shutdown waits for them to close,
+/// up to ``StartupConfiguration/drainTimeout``. It does not listen again
+/// during the shutdown.
+///
 /// In a test context (`TestApp`) the server listens on the context's
 /// simulated network instead of a socket: `app.connect(port:)` is a client.
 @MainActor
@@ -61,6 +69,9 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     /// timeout (a timer) is usually what a daemon wants.
     public var keepAlive: Duration?
     private var handle: TCPHandle?
+    /// The shutdown of the app it listens in, which closes it first and
+    /// drains the connections it accepts.
+    private weak var shutdown: ShutdownCoordinator?
     /// In a test context: the simulated network it listens on (its
     /// context owns it).
     private weak var network: SimulatedNetwork?
@@ -84,6 +95,7 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     isolated deinit {
         handle?.close()
         network?.stopListening(port: port)
+        shutdown?.listenerDidStop(ObjectIdentifier(self))
     }
 
     /// Whether the server is listening.
@@ -94,8 +106,10 @@ public final class TCPServer: EmitterProtocol, LoopResource {
 
     /// Starts listening; a failure is logged and sent on ``errors``
     /// (``listen()`` throws it instead), and, when the server ``isFatal``,
-    /// fails its component. Done for you when its component appears.
+    /// fails its component. Done for you when its component appears. Does
+    /// nothing once the app's shutdown has begun.
     public func start() {
+        if let shutdown = (emitter.ownerContext ?? AppContext.current)?.shutdown, !shutdown.acceptsConnections { return }
         do {
             try listen()
         } catch {
@@ -108,12 +122,18 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     ///
     /// - Throws: ``LoopError`` naming the call, libuv's error and the
     ///   address, e.g. `uv_tcp_bind failed: EADDRINUSE (address already in
-    ///   use) for 127.0.0.1:7070`.
+    ///   use) for 127.0.0.1:7070`; ``LoopError/Code/cancelled`` once the
+    ///   app's shutdown has begun.
     public func listen() throws(LoopError) {
         guard !isListening else { return }
-        if let network = (emitter.ownerContext ?? AppContext.current)?.simulatedNetwork {
+        let context = emitter.ownerContext ?? AppContext.current
+        if let shutdown = context?.shutdown, !shutdown.acceptsConnections {
+            throw .shuttingDown("uv_listen", context: "\(host):\(port)")
+        }
+        if let network = context?.simulatedNetwork {
             port = try network.listen(self, host: host, port: port)
             self.network = network
+            track(in: context)
             return
         }
         let address = try SocketAddress(host: host, port: port)
@@ -128,6 +148,12 @@ public final class TCPServer: EmitterProtocol, LoopResource {
         if let bound = server.localAddress { port = bound.port }
         server.onConnection = { [unowned self] error in self.accept(error) }
         handle = server
+        track(in: context)
+    }
+
+    private func track(in context: AppContext?) {
+        guard let shutdown = context?.shutdown, shutdown.listenerDidStart(self) else { return }
+        self.shutdown = shutdown
     }
 
     /// Stops listening (as ``close()``); ``start()`` listens again.
@@ -141,6 +167,8 @@ public final class TCPServer: EmitterProtocol, LoopResource {
         handle = nil
         network?.stopListening(port: port)
         network = nil
+        shutdown?.listenerDidStop(ObjectIdentifier(self))
+        shutdown = nil
     }
 
     private func accept(_ error: LoopError?) {
@@ -151,7 +179,7 @@ public final class TCPServer: EmitterProtocol, LoopResource {
             client.loop.counters.pointee.connectionsAccepted &+= 1
             client.setNoDelay(noDelay)
             client.setKeepAlive(keepAlive)
-            emitter.send(TCPConnection(transport: .socket(client)))
+            emitter.send(accepted(TCPConnection(transport: .socket(client))))
         } catch {
             report(error)
         }
@@ -159,11 +187,24 @@ public final class TCPServer: EmitterProtocol, LoopResource {
 
     /// Accepts a simulated client (a test context's).
     func accept(_ socket: SimulatedSocket) {
-        emitter.send(TCPConnection(transport: .simulated(socket)))
+        emitter.send(accepted(TCPConnection(transport: .simulated(socket))))
+    }
+
+    /// `connection`, which the app's shutdown drains.
+    private func accepted(_ connection: TCPConnection) -> TCPConnection {
+        if let shutdown { connection.drain(in: shutdown) }
+        return connection
     }
 
     private func report(_ error: LoopError) {
         logger.error("TCPServer \(host):\(port): \(error)")
         errors.send(error)
+    }
+}
+
+extension TCPServer: DrainableListener {
+    /// The shutdown drains the app: stop listening.
+    package func stopAccepting() {
+        close()
     }
 }

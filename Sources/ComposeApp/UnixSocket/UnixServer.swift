@@ -34,6 +34,10 @@ import Logging
 /// ``listen()``. As a ``LoopResource``, ``start()`` listens and ``stop()``
 /// stops listening.
 ///
+/// **Shutdown.** As a ``TCPServer``, it stops listening as soon as the
+/// app's shutdown begins, and the shutdown drains the connections it
+/// accepted (``TCPConnection/willDrain``).
+///
 /// In a test context (`TestApp`) Unix sockets are not simulated yet:
 /// listening fails with ``LoopError/Code/noEventLoop``, saying so.
 @MainActor
@@ -52,6 +56,8 @@ public final class UnixServer: EmitterProtocol, LoopResource {
     /// Whether it listens when its component appears.
     public let startsWithComponent: Bool
     private var handle: UnixSocketHandle?
+    /// The shutdown of the app it listens in (see ``TCPServer``).
+    private weak var shutdown: ShutdownCoordinator?
 
     /// - Parameters:
     ///   - path: The socket file, at most 107 bytes.
@@ -68,6 +74,7 @@ public final class UnixServer: EmitterProtocol, LoopResource {
 
     isolated deinit {
         handle?.close()
+        shutdown?.listenerDidStop(ObjectIdentifier(self))
     }
 
     /// Whether the server is listening.
@@ -78,8 +85,9 @@ public final class UnixServer: EmitterProtocol, LoopResource {
 
     /// Starts listening; a failure is logged and sent on ``errors``
     /// (``listen()`` throws it instead). Done for you when its component
-    /// appears.
+    /// appears. Does nothing once the app's shutdown has begun.
     public func start() {
+        if let shutdown = (emitter.ownerContext ?? AppContext.current)?.shutdown, !shutdown.acceptsConnections { return }
         do {
             try listen()
         } catch {
@@ -94,10 +102,14 @@ public final class UnixServer: EmitterProtocol, LoopResource {
     ///   another process listens on the path, ``LoopError/Code/alreadyExists``
     ///   when the path is not a socket, ``LoopError/Code/permissionDenied``
     ///   when its directory is missing or not writable,
-    ///   ``LoopError/Code/invalidArgument`` for a path over 107 bytes.
+    ///   ``LoopError/Code/invalidArgument`` for a path over 107 bytes,
+    ///   ``LoopError/Code/cancelled`` once the app's shutdown has begun.
     public func listen() throws(LoopError) {
         guard !isListening else { return }
         let context = emitter.ownerContext ?? AppContext.current
+        if let shutdown = context?.shutdown, !shutdown.acceptsConnections {
+            throw .shuttingDown("uv_listen", context: path)
+        }
         if context?.simulatedNetwork != nil { throw LoopError.notSimulated("UnixServer.listen", context: path) }
         let loop = try EventLoop.resolve(context, for: "UnixServer(\(path)).listen")
         try UnixSocketFile.prepareToBind(path)
@@ -113,6 +125,7 @@ public final class UnixServer: EmitterProtocol, LoopResource {
         }
         server.onConnection = { [unowned self] error in self.accept(error) }
         handle = server
+        if let shutdown = context?.shutdown, shutdown.listenerDidStart(self) { self.shutdown = shutdown }
     }
 
     /// Stops listening (as ``close()``); ``start()`` listens again.
@@ -125,6 +138,8 @@ public final class UnixServer: EmitterProtocol, LoopResource {
     public func close() {
         handle?.close()
         handle = nil
+        shutdown?.listenerDidStop(ObjectIdentifier(self))
+        shutdown = nil
     }
 
     private func accept(_ error: LoopError?) {
@@ -133,7 +148,9 @@ public final class UnixServer: EmitterProtocol, LoopResource {
             guard let server = handle else { return }
             let client = try server.acceptClient()
             client.loop.counters.pointee.connectionsAccepted &+= 1
-            emitter.send(TCPConnection(transport: .socket(client)))
+            let connection = TCPConnection(transport: .socket(client))
+            if let shutdown { connection.drain(in: shutdown) }
+            emitter.send(connection)
         } catch {
             report(error)
         }
@@ -142,5 +159,12 @@ public final class UnixServer: EmitterProtocol, LoopResource {
     private func report(_ error: LoopError) {
         logger.error("UnixServer \(path): \(error)")
         errors.send(error)
+    }
+}
+
+extension UnixServer: DrainableListener {
+    /// The shutdown drains the app: stop listening (the socket file goes).
+    package func stopAccepting() {
+        close()
     }
 }
