@@ -54,6 +54,9 @@ public final class SystemdNotifier {
     }
     /// The first failed send, if any (the only one logged).
     public private(set) var failure: LoopError?
+    private var hasSentStopping = false
+    /// Whether the last `STATUS=` sent was the drain's.
+    private var isShowingDrain = false
 
     /// How many notifications were sent or tried (in a test context:
     /// recorded).
@@ -139,7 +142,7 @@ public final class SystemdNotifier {
             }
         }
         isOpen = true
-        context.shutdown.willShutDown += { [weak self] in self?.send("STOPPING=1") }
+        context.shutdown.willShutDown += { [weak self] in self?.stopping() }
         context.shutdown.didChangePhase += { [weak self] phase in self?.shutdownPhaseDidChange(phase) }
         context.shutdown.willExit += { [weak self] in self?.finish() }
         if status != nil { sendStatus() }
@@ -173,22 +176,35 @@ public final class SystemdNotifier {
         watchdog = timer
     }
 
-    /// The shutdown's phases as `STATUS=` lines (unless the app set its
-    /// own status), and, while connections drain, `EXTEND_TIMEOUT_USEC=`
+    /// The shutdown's drain as a `STATUS=` line (unless the app set its
+    /// own status) and, while connections drain, `EXTEND_TIMEOUT_USEC=`
     /// for the shutdown's deadline, which bounds the app's own wait: a
     /// drain longer than `TimeoutStopSec=` is not killed half-way.
     private func shutdownPhaseDidChange(_ phase: ShutdownCoordinator.Phase) {
         guard let shutdown = context?.shutdown else { return }
         switch phase {
         case .draining:
+            // The phase changes before `willShutDown` is sent.
+            stopping()
             let count = shutdown.connectionCount
-            if status == nil { send("STATUS=Draining \(count) connection\(count == 1 ? "" : "s")") }
-            if count > 0 { extendTimeout(by: shutdown.deadline) }
+            guard count > 0 else { return }
+            if status == nil {
+                send("STATUS=Draining \(count) connection\(count == 1 ? "" : "s")")
+                isShowingDrain = true
+            }
+            extendTimeout(by: shutdown.deadline)
         case .closing:
-            if status == nil { send("STATUS=Closing") }
+            if isShowingDrain, status == nil { send("STATUS=Closing") }
         case .starting, .running, .finished:
             break
         }
+    }
+
+    /// `STOPPING=1`, once, when the shutdown begins.
+    private func stopping() {
+        guard !hasSentStopping else { return }
+        hasSentStopping = true
+        send("STOPPING=1")
     }
 
     private func sendStatus() {
