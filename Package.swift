@@ -174,7 +174,7 @@ let package = Package(
         // (plain `import`, never `@testable`).
         .testTarget(
             name: "ReadmeSamplesTests",
-            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence"],
+            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeStepper"],
             swiftSettings: strictSettings
         ),
     ],

@@ -25,18 +25,6 @@ import Testing
         return (try Trace(contentsOf: file), text)
     }
 
-    /// The README's sample ("Loop health, metrics and traces").
-    @Test func theReadmeReplayOfARecordingPasses() async throws {
-        let (_, text) = try await Self.record("+\n+\nreset\nquit\n")
-        let recording = FileManager.default.temporaryDirectory.appendingPathComponent("compose-session-\(UUID().uuidString).jsonl").path
-        try text.write(toFile: recording, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: recording) }
-        try await MainActor.run {
-            let app = TestApp(StepperApp.self)
-            try app.expectReplay(of: recording, inputs: ["stepperApp.commands"])
-        }
-    }
-
     @Test func aRecordedSessionReplaysIntoAFreshAppAndMatches() async throws {
         let (trace, text) = try await Self.record("+\n+\n-\nbogus\nreset\n+\nquit\n")
         #expect(trace.app == "stepperApp")
