@@ -54,7 +54,7 @@ public final class ComponentNode {
 
     private var subscriptions: [Subscription] = []
     private var compactionThreshold = 32
-    private var lifecycle = LifecycleEmitters()
+    var lifecycle = LifecycleEmitters()
 
     init(label: String, type: any Component.Type, address: UnsafeRawPointer, storage: AnyObject, parent: ComponentNode?, tree: ComponentTree?) {
         self.label = label

@@ -45,6 +45,9 @@ public final class AppContext {
     /// Where ComposeApp keeps the app's systemd notifier
     /// (`context.systemd`).
     package var systemdStore: AnyObject?
+    /// Where ComposeApp keeps the app's inspection state (its server, its
+    /// loop-health reporter).
+    package var inspectionStore: AnyObject?
     /// Where persisted stores (`@Store(persistedAs:)`) restore from and
     /// save to; `nil` when the app persists nothing (see
     /// ``StatePersisting``).

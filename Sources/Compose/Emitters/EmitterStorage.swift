@@ -79,6 +79,8 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         /// Never traced: lifecycle and router emitters, whose changes the
         /// tree and router record as events of their own.
         @usableFromInline var isTraceExempt = false
+        /// Sends the tracer saw (see ``AppContext/countsSends``).
+        @usableFromInline var sendCount = 0
 
         @usableFromInline
         init(slots: UnsafeMutablePointer<Slot>) {
@@ -130,6 +132,12 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     /// their upstream's).
     func prime(_ value: Value) {
         state.pointee.last = value
+    }
+
+    /// Sends counted while the tracer was on (see ``AppContext/countsSends``);
+    /// `nil` for an emitter that is never traced (lifecycle, router).
+    var countedSends: Int? {
+        state.pointee.isTraceExempt ? nil : state.pointee.sendCount
     }
 
     var observerCount: Int {
@@ -319,7 +327,7 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
 
     override func claim(by node: ComponentNode) {
         super.claim(by: node)
-        if owner === node, let context = node.context, context.eventTrace.isOn {
+        if owner === node, let context = node.context, context.eventTrace.isInstalled {
             setTracing(true)
         }
     }
@@ -351,9 +359,11 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         state.pointee.isTraceExempt = true
     }
 
-    /// Records this send as an ``AppEvent`` of the owner's app.
+    /// Counts this send and, while the owner's app records events, records
+    /// it as an ``AppEvent``.
     @usableFromInline @inline(never)
     func trace(_ value: Value) {
+        state.pointee.sendCount &+= 1
         guard let owner, let context = owner.context, context.eventTrace.isOn else { return }
         let name = owner.emitterLabel(of: self).map { owner.path + "." + $0 } ?? owner.path + ".<emitter>"
         var json: String?

@@ -20,6 +20,28 @@ extension AppContext {
         }
     }
 
+    /// Whether this app counts the sends of its components' emitters (the
+    /// counts ``TreeReport`` shows, from ``sendsCountedSince``): off by
+    /// default, and then it costs nothing. While on (or while tracing is),
+    /// each send of an emitter a component declares or adopts calls one
+    /// extra observer that adds one to its count. The inspection server
+    /// turns it on at its first `tree` or `follow` request.
+    ///
+    /// Turning it on resets no count; turning it off keeps the counts made
+    /// so far (an emitter sends uncounted meanwhile).
+    public var countsSends: Bool {
+        get { eventTrace.countsSends }
+        set {
+            eventTrace.countsSends = newValue
+            updateTracing()
+        }
+    }
+
+    /// When the sends ``TreeReport`` shows began to be counted (the app's
+    /// clock): when ``countsSends`` or tracing was first turned on; `nil`
+    /// before.
+    public var sendsCountedSince: Duration? { eventTrace.countingSince }
+
     /// Sends every ``AppEvent`` while tracing is on.
     public var events: Emitter<AppEvent> { eventTrace.emitter }
 
@@ -53,15 +75,21 @@ extension AppContext {
         eventTrace.emitter.send(AppEvent(time: scheduler?.now ?? .zero, kind: kind, path: path, value: value, json: json))
     }
 
+    /// Turns recording on or off as ``tracesEvents`` and the holds say, and
+    /// puts the tracer on every emitter of the tree, or takes it off, when
+    /// recording or counting changed whether it is needed.
     private func updateTracing() {
-        let isOn = eventTrace.isExplicitlyOn || eventTrace.holds > 0
-        guard isOn != eventTrace.isOn else { return }
-        eventTrace.isOn = isOn
-        tree?.root.setTracing(isOn)
+        let wasInstalled = eventTrace.isInstalled
+        eventTrace.isOn = eventTrace.isExplicitlyOn || eventTrace.holds > 0
+        let isInstalled = eventTrace.isInstalled
+        if isInstalled, eventTrace.countingSince == nil { eventTrace.countingSince = scheduler?.now ?? .zero }
+        guard isInstalled != wasInstalled else { return }
+        tree?.root.setTracing(isInstalled)
     }
 }
 
-/// The state behind ``AppContext/tracesEvents``.
+/// The state behind ``AppContext/tracesEvents`` and
+/// ``AppContext/countsSends``.
 @MainActor
 final class EventTrace {
     /// Whether sends are recorded: ``isExplicitlyOn`` or held.
@@ -72,7 +100,15 @@ final class EventTrace {
     var holds = 0
     /// Which sends carry their value as JSON, and how it is made.
     var capture: ValueCapture?
+    /// Whether sends are counted.
+    var countsSends = false
+    /// When sends were first counted (the app's clock), if ever.
+    var countingSince: Duration?
     let emitter = Emitter<AppEvent>()
+
+    /// Whether emitters carry their tracer (which counts, and records while
+    /// ``isOn``).
+    var isInstalled: Bool { isOn || countsSends }
 }
 
 /// Which sends carry their value as JSON (see

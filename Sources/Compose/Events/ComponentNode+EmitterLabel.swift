@@ -14,7 +14,11 @@ extension ComponentNode {
             if let holder = box as? any ChangeEmitterBox, holder.changeStorage === storage {
                 return Self.propertyName(layout.boxLabels[index])
             }
-            if let inner = Self.label(of: storage, inside: box) { return layout.boxLabels[index] + "." + inner }
+            if let inner = Self.label(of: storage, inside: box) {
+                // A container's box is its own business: its emitters are
+                // the container's (`sessions.didCreate`).
+                return box is any InspectableContainer ? inner : layout.boxLabels[index] + "." + inner
+            }
         }
         for (index, offset) in layout.attachmentOffsets.enumerated() {
             guard let attachment = ComponentLayout.attachment(at: offset, in: raw),
@@ -44,9 +48,15 @@ extension ComponentNode {
     /// The property of `object` (a resource, a router) that holds the
     /// emitter whose storage is `storage`.
     private static func label(of storage: BoundObject, inside object: AnyObject) -> String? {
-        for child in Mirror(reflecting: object).children {
-            guard let label = child.label, let emitter = child.value as? any EmitterProtocol else { continue }
-            if storageOf(emitter) === storage { return label }
+        // The class's own properties, then its superclasses' (a
+        // container's `didCreate` is its base class's).
+        var mirror: Mirror? = Mirror(reflecting: object)
+        while let current = mirror {
+            for child in current.children {
+                guard let label = child.label, let emitter = child.value as? any EmitterProtocol else { continue }
+                if storageOf(emitter) === storage { return label }
+            }
+            mirror = current.superclassMirror
         }
         return nil
     }

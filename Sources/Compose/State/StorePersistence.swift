@@ -55,6 +55,10 @@ final class StorePersistence<State> {
         return backEnd != nil
     }
 
+    /// Whether the store is saved: it holds its key in an app that has a
+    /// back end.
+    var isAttached: Bool { backEnd != nil }
+
     /// The state the back end saved under the key, if any.
     func restore() -> State? {
         guard let backEnd else { return nil }
