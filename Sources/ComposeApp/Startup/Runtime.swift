@@ -22,6 +22,8 @@ final class Runtime {
     /// What systemd set in the environment, read (and its notify variables
     /// unset) before anything else runs.
     private let systemd: SystemdEnvironment
+    /// The inspection socket and `SIGUSR1` report, unless turned off.
+    private var inspection: InspectionRuntime?
 
     init(name: String, configuration: StartupConfiguration) throws(LoopError) {
         // When stdout is a pipe or a file, C buffers it in blocks: make it
@@ -55,6 +57,7 @@ final class Runtime {
             loop.attachMainQueue()
             installSignals()
             context.systemd.start(environment: systemd)
+            inspection = InspectionRuntime.start(context: context, configuration: configuration, name: StartupConfiguration.executableName ?? context.name)
             context.shutdown.onBegin = { [unowned self] in self.armDeadline() }
             context.shutdown.onClose = { [unowned self] in self.closeTree() }
             context.shutdown.onRequestWhileStarting = { [unowned self] in self.context.services.cancelStart() }
@@ -213,6 +216,7 @@ final class Runtime {
         // First, while the loop still exists: `willExit` observers (the
         // last save of persisted state) may cancel its timers.
         context.shutdown.finished()
+        inspection?.close()
         deadline?.close()
         for handle in signalHandles { handle.close() }
         signalHandles = []

@@ -60,6 +60,17 @@ public struct StartupConfiguration: Sendable {
     /// bootstrapped handler under the journal too. Elsewhere lines are
     /// plain either way.
     public var journalPriorityPrefixes: Bool
+    /// Whether the app answers `compose inspect` on its inspection socket
+    /// and writes the `tree` and `loop` reports to the log on `SIGUSR1`
+    /// (see docs/inspection-protocol.md). On by default; the configuration
+    /// key `inspection` (`--inspection false`, `<PREFIX>_INSPECTION=false`)
+    /// overrides it.
+    public var inspection: Bool
+    /// The directory of the inspection socket; `nil` for the default,
+    /// `$XDG_RUNTIME_DIR/compose`, else `/tmp/compose-<uid>`. It is made
+    /// `0700` if missing, and refused (inspection off, logged) if it
+    /// exists with wider permissions or another owner.
+    public var inspectionDirectory: String?
 
     public init(
         shutdownSignals: [ProcessSignal.Name] = [.interrupt, .terminate],
@@ -70,7 +81,9 @@ public struct StartupConfiguration: Sendable {
         stateDirectory: String? = nil,
         config: ConfigOptions = ConfigOptions(),
         drainTimeout: Duration = .seconds(5),
-        journalPriorityPrefixes: Bool = true
+        journalPriorityPrefixes: Bool = true,
+        inspection: Bool = true,
+        inspectionDirectory: String? = nil
     ) {
         self.shutdownSignals = shutdownSignals
         self.shutdownDeadline = shutdownDeadline
@@ -81,6 +94,8 @@ public struct StartupConfiguration: Sendable {
         self.config = config
         self.drainTimeout = drainTimeout
         self.journalPriorityPrefixes = journalPriorityPrefixes
+        self.inspection = inspection
+        self.inspectionDirectory = inspectionDirectory
     }
 
     /// The app's logger (label `compose`), with ``makeLogHandler``'s

@@ -55,9 +55,13 @@ public final class UnixServer: EmitterProtocol, LoopResource {
     public let backlog: Int32
     /// Whether it listens when its component appears.
     public let startsWithComponent: Bool
-    private var handle: UnixSocketHandle?
+    private(set) var handle: UnixSocketHandle?
     /// The shutdown of the app it listens in (see ``TCPServer``).
     private weak var shutdown: ShutdownCoordinator?
+    /// Whether the app's shutdown drains it (stops it, and waits for its
+    /// connections); the inspection server's is left out, so that an
+    /// inspector never holds a shutdown and can watch it.
+    var isDrained = true
 
     /// - Parameters:
     ///   - path: The socket file, at most 107 bytes.
@@ -107,7 +111,7 @@ public final class UnixServer: EmitterProtocol, LoopResource {
     public func listen() throws(LoopError) {
         guard !isListening else { return }
         let context = emitter.ownerContext ?? AppContext.current
-        if let shutdown = context?.shutdown, !shutdown.acceptsConnections {
+        if isDrained, let shutdown = context?.shutdown, !shutdown.acceptsConnections {
             throw .shuttingDown("uv_listen", context: path)
         }
         if context?.simulatedNetwork != nil { throw LoopError.notSimulated("UnixServer.listen", context: path) }
@@ -125,7 +129,7 @@ public final class UnixServer: EmitterProtocol, LoopResource {
         }
         server.onConnection = { [unowned self] error in self.accept(error) }
         handle = server
-        if let shutdown = context?.shutdown, shutdown.listenerDidStart(self) { self.shutdown = shutdown }
+        if isDrained, let shutdown = context?.shutdown, shutdown.listenerDidStart(self) { self.shutdown = shutdown }
     }
 
     /// Stops listening (as ``close()``); ``start()`` listens again.

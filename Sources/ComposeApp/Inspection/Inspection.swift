@@ -1,0 +1,146 @@
+import Compose
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The inspection state of one app (``AppContext/inspection``): its
+/// server, its loop-health reporter, and what its clients turned on.
+///
+/// Answering a request is the same for a socket client
+/// (``InspectionServer``) and a test (`TestApp.inspect(_:)`): both go
+/// through an ``InspectionSession``.
+@MainActor
+final class Inspection {
+    /// The app; it owns this state.
+    private(set) weak var context: AppContext?
+    /// What measures the loop's health (see ``LoopHealthReporting``).
+    var healthReporter: (any LoopHealthReporting)?
+    /// The socket server, while the app listens for inspectors.
+    var server: InspectionServer?
+    /// The process's pid (a test app reports the test process's).
+    let pid = getpid()
+    /// The app's name in replies: its executable's in a live app (as in
+    /// its socket's name), else the context's.
+    var appName: String
+    /// Sessions following events now.
+    private var followers = 0
+    /// Whether following turned event tracing on (so the last follower
+    /// leaving turns it off again).
+    private var turnedTracingOn = false
+
+    init(context: AppContext) {
+        self.context = context
+        appName = context.name
+    }
+
+    /// Socket clients connected now.
+    var clientCount: Int { server?.clientCount ?? 0 }
+
+    // MARK: Replies
+
+    /// `{"v":1,"ok":true,"command":...}` and `payload`.
+    static func reply(_ command: InspectionRequest.Command, _ payload: [InspectionJSON.Member]) -> InspectionJSON {
+        .object([
+            .init(key: "v", value: .int(InspectionRequest.version)),
+            .init(key: "ok", value: .bool(true)),
+            .init(key: "command", value: .string(command.rawValue)),
+        ] + payload)
+    }
+
+    /// The reply to `request` for a command other than `follow`.
+    func answer(_ request: InspectionRequest) throws(InspectionFailure) -> InspectionJSON {
+        guard let context else { throw InspectionFailure(.noTree, "The app is gone.") }
+        switch request.command {
+        case .info:
+            let uptime = context.scheduler?.now ?? .zero
+            if request.wantsText {
+                return Self.reply(.info, [.init(key: "text", value: .string("\(appName)  pid \(pid)  up \(InspectionText.duration(uptime))"))])
+            }
+            var payload: [InspectionJSON.Member] = [
+                .init(key: "app", value: .string(appName)),
+                .init(key: "pid", value: .int(Int(pid))),
+                .init(key: "uptime", value: .seconds(uptime)),
+                .init(key: "protocol", value: .int(InspectionRequest.version)),
+            ]
+            if let path = server?.path { payload.append(.init(key: "socket", value: .string(path))) }
+            return Self.reply(.info, payload)
+        case .tree:
+            context.countsSends = true
+            let report = context.treeReport()
+            return Self.reply(.tree, [request.wantsText
+                ? .init(key: "text", value: .string(InspectionText.tree(report, app: appName, pid: pid).joined(separator: "\n")))
+                : .init(key: "tree", value: report.json)])
+        case .loop:
+            let report = LoopReport.make(for: context, pid: pid, inspectionSocket: server?.path)
+            return Self.reply(.loop, [request.wantsText
+                ? .init(key: "text", value: .string(InspectionText.loop(report).joined(separator: "\n")))
+                : .init(key: "loop", value: report.json)])
+        case .open:
+            guard let tree = context.tree, !tree.root.isDestroyed else {
+                throw InspectionFailure(.noTree, "The app has no component tree now (it is starting or shutting down).")
+            }
+            do {
+                try context.run { try tree.open(request.route) }
+            } catch let error as RouteError {
+                throw InspectionFailure(.routeFailed, error.message)
+            } catch {
+                throw InspectionFailure(.routeFailed, "\(error)")
+            }
+            context.logger.notice("Inspection opened the route \(request.route).")
+            let current = tree.currentRoute
+            return Self.reply(.open, [
+                .init(key: "route", value: .string(request.route)),
+                .init(key: "current", value: .string(current)),
+            ] + (request.wantsText ? [.init(key: "text", value: .string("opened \(request.route)" + (current.isEmpty ? "" : "; current route \(current)")))] : []))
+        case .counting:
+            context.countsSends = request.on
+            return Self.reply(.counting, [
+                .init(key: "on", value: .bool(request.on)),
+            ] + (request.wantsText ? [.init(key: "text", value: .string("send counting \(request.on ? "on" : "off")"))] : []))
+        case .follow:
+            // Sessions start following themselves (see InspectionSession).
+            throw InspectionFailure(.badRequest, "follow streams; it is answered by a session.")
+        }
+    }
+
+    /// The `tree` and `loop` reports as text, for the `SIGUSR1` log line.
+    func logReport() -> String {
+        guard let context else { return "" }
+        let tree = InspectionText.tree(context.treeReport(), app: appName, pid: pid)
+        let loop = InspectionText.loop(LoopReport.make(for: context, pid: pid, inspectionSocket: server?.path))
+        return (tree + [""] + loop).joined(separator: "\n")
+    }
+
+    // MARK: Following
+
+    /// A session starts following: event tracing goes on if it was off.
+    func beginFollowing() {
+        guard let context else { return }
+        followers += 1
+        context.countsSends = true
+        if !context.tracesEvents {
+            context.tracesEvents = true
+            turnedTracingOn = true
+        }
+    }
+
+    /// A session stops following: the last one turns tracing off again if
+    /// following turned it on.
+    func endFollowing() {
+        followers = max(0, followers - 1)
+        guard followers == 0, turnedTracingOn, let context else { return }
+        turnedTracingOn = false
+        context.tracesEvents = false
+    }
+}
+
+extension AppContext {
+    /// The app's inspection state, made on first use.
+    var inspection: Inspection {
+        if let inspection = inspectionStore as? Inspection { return inspection }
+        let inspection = Inspection(context: self)
+        inspectionStore = inspection
+        return inspection
+    }
+}

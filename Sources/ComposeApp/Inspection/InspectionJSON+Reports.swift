@@ -1,0 +1,140 @@
+import Compose
+
+// The reports as the protocol's JSON (docs/inspection-protocol.md):
+// durations in seconds, absent optional members left out.
+
+extension TreeReport {
+    var json: InspectionJSON {
+        .object([
+            "app": .string(app),
+            "time": .seconds(time),
+            "route": .string(route),
+            "focused": focused.map { .string($0) },
+            "sendsCountedSince": sendsCountedSince.map { .seconds($0) },
+            "components": .array(components.map(\.json)),
+            "servicesPhase": .string(String(describing: servicesPhase)),
+            "services": .array(services.map(\.json)),
+        ])
+    }
+}
+
+extension ComponentReport {
+    var json: InspectionJSON {
+        .object([
+            "path": .string(path),
+            "label": .string(label),
+            "depth": .int(depth),
+            "type": .string(type),
+            "active": .bool(isActive),
+            "focused": .bool(isFocused),
+            "routes": routes.map { .array($0.map { .string($0) }) },
+            "container": container.map {
+                .object(["kind": .string($0.kind), "contentType": .string($0.contentType), "instances": .int($0.instances)])
+            },
+            "emitters": .array(emitters.map(\.json)),
+            "stores": .array(stores.map(\.json)),
+        ])
+    }
+}
+
+extension EmitterReport {
+    var json: InspectionJSON {
+        .object([
+            "name": .string(name),
+            "observers": .int(observers),
+            "sends": sends.map { .int($0) },
+            "last": lastValue.map { .string($0) },
+        ])
+    }
+}
+
+extension StoreReport {
+    var json: InspectionJSON {
+        .object([
+            "name": .string(name),
+            "state": .string(state),
+            "persistedAs": persistedAs.map { .string($0) },
+            "saved": isSaved.map { .bool($0) },
+            "mirror": .bool(isMirror),
+        ])
+    }
+}
+
+extension ServiceReport {
+    var json: InspectionJSON {
+        .object([
+            "type": .string(type),
+            "creation": .string(creation == .atStart ? "atStart" : "onFirstUse"),
+            "state": .string(state.rawValue),
+        ])
+    }
+}
+
+extension LoopReport {
+    var json: InspectionJSON {
+        .object([
+            "app": .string(app),
+            "pid": .int(Int(pid)),
+            "time": .seconds(time),
+            "simulated": .bool(isSimulated),
+            "handleCount": .int(handleCount),
+            "handles": .object(handles.map { InspectionJSON.Member(key: $0.type, value: .int($0.count)) }),
+            "connections": .array(connections.map { connection in
+                .object([
+                    "path": connection.path.map { .string($0) },
+                    "peer": .string(connection.peer),
+                    "queuedBytes": .int(connection.queuedBytes),
+                    "closing": .bool(connection.isClosing),
+                ])
+            }),
+            "processes": .array(processes.map { process in
+                .object([
+                    "path": process.path.map { .string($0) },
+                    "executable": process.executable.map { .string($0) },
+                    "pid": process.pid.map { .int(Int($0)) },
+                    "state": .string(process.state),
+                    "termination": process.termination.map { .string($0) },
+                ])
+            }),
+            "inspectors": .int(inspectors),
+            // Always present, `null` when nothing measures it.
+            "health": health.map(\.json) ?? .null,
+        ])
+    }
+}
+
+extension LoopHealthReport {
+    var json: InspectionJSON {
+        .object([
+            "window": .seconds(window),
+            "lagP50": .seconds(lagP50),
+            "lagP99": .seconds(lagP99),
+            "lagMax": .seconds(lagMax),
+            "eventsPerSecond": eventsPerSecond.map { .double($0) },
+            "extra": .object(extra.sorted { $0.key < $1.key }.map { InspectionJSON.Member(key: $0.key, value: .string($0.value)) }),
+        ])
+    }
+}
+
+extension AppEvent {
+    var json: InspectionJSON {
+        .object([
+            "time": .seconds(time),
+            "kind": .string(kind.rawValue),
+            "path": .string(path),
+            "value": value.map { .string($0) },
+        ])
+    }
+}
+
+extension Diagnostic {
+    func json(time: Duration) -> InspectionJSON {
+        .object([
+            "time": .seconds(time),
+            "kind": .string("diagnostic"),
+            "path": path.map { .string($0) },
+            "code": .string(code.rawValue),
+            "message": .string(message),
+        ])
+    }
+}

@@ -1,0 +1,287 @@
+/// The JSON of the inspection protocol: a value, its compact text, and a
+/// parser for request lines.
+///
+/// Hand-written rather than Foundation's coders: every app runs an
+/// inspection server, and FoundationEssentials' JSON would cost each of
+/// them about 2 MiB of memory (see ComposePersistence). Objects keep their
+/// keys in the order given, so replies read the same every time.
+enum InspectionJSON: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([InspectionJSON])
+    case object([Member])
+
+    /// One key and value of an object.
+    struct Member: Sendable, Equatable {
+        let key: String
+        let value: InspectionJSON
+    }
+
+    /// An object from key-value pairs, leaving out `nil` values.
+    static func object(_ pairs: KeyValuePairs<String, InspectionJSON?>) -> InspectionJSON {
+        .object(pairs.compactMap { key, value in value.map { Member(key: key, value: $0) } })
+    }
+
+    /// A duration as seconds.
+    static func seconds(_ duration: Duration) -> InspectionJSON {
+        let (seconds, attoseconds) = duration.components
+        return .double(Double(seconds) + Double(attoseconds) / 1e18)
+    }
+
+    /// The member `key` of an object; `nil` otherwise.
+    subscript(key: String) -> InspectionJSON? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    var intValue: Int? {
+        switch self {
+        case .int(let value): value
+        case .double(let value) where value == value.rounded() && abs(value) < 1e15: Int(value)
+        default: nil
+        }
+    }
+
+    var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    // MARK: Writing
+
+    /// The compact text, on one line (newlines in strings are escaped).
+    var text: String {
+        var output = ""
+        write(to: &output)
+        return output
+    }
+
+    private func write(to output: inout String) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .int(let value): output += String(value)
+        case .double(let value):
+            if value.isFinite {
+                output += value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+            } else {
+                output += "null"
+            }
+        case .string(let value): Self.writeString(value, to: &output)
+        case .array(let values):
+            output += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { output += "," }
+                value.write(to: &output)
+            }
+            output += "]"
+        case .object(let members):
+            output += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { output += "," }
+                Self.writeString(member.key, to: &output)
+                output += ":"
+                member.value.write(to: &output)
+            }
+            output += "}"
+        }
+    }
+
+    private static func writeString(_ value: String, to output: inout String) {
+        output += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case let control where control.value < 0x20 || control.value == 0x7F:
+                let hex = String(control.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+
+    // MARK: Parsing
+
+    /// Why a text is not JSON: what was expected, at which byte offset.
+    struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        let message: String
+        let offset: Int
+        var description: String { "\(message) at offset \(offset)" }
+    }
+
+    /// Parses one JSON value (surrounded by optional white space).
+    ///
+    /// - Throws: ``ParseError``.
+    static func parse(_ text: String) throws(ParseError) -> InspectionJSON {
+        var parser = Parser(bytes: Array(text.utf8))
+        let value = try parser.value(depth: 0)
+        parser.skipWhiteSpace()
+        guard parser.offset == parser.bytes.count else { throw parser.error("unexpected text after the value") }
+        return value
+    }
+
+    /// A recursive-descent parser over UTF-8 bytes.
+    private struct Parser {
+        let bytes: [UInt8]
+        var offset = 0
+        /// Deeper nesting is refused (a request never needs it).
+        static let maximumDepth = 32
+
+        func error(_ message: String) -> ParseError {
+            ParseError(message: message, offset: offset)
+        }
+
+        mutating func skipWhiteSpace() {
+            while offset < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[offset]) { offset += 1 }
+        }
+
+        mutating func value(depth: Int) throws(ParseError) -> InspectionJSON {
+            guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth)") }
+            skipWhiteSpace()
+            guard offset < bytes.count else { throw error("expected a value") }
+            switch bytes[offset] {
+            case UInt8(ascii: "{"): return try object(depth: depth)
+            case UInt8(ascii: "["): return try array(depth: depth)
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); return .null
+            default: return try number()
+            }
+        }
+
+        mutating func literal(_ word: String) throws(ParseError) {
+            let expected = Array(word.utf8)
+            guard bytes.count - offset >= expected.count, Array(bytes[offset..<offset + expected.count]) == expected else {
+                throw error("expected \(word)")
+            }
+            offset += expected.count
+        }
+
+        mutating func object(depth: Int) throws(ParseError) -> InspectionJSON {
+            offset += 1
+            var members: [Member] = []
+            skipWhiteSpace()
+            if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
+                offset += 1
+                return .object(members)
+            }
+            while true {
+                skipWhiteSpace()
+                guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw error("expected a key") }
+                let key = try string()
+                skipWhiteSpace()
+                guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw error("expected :") }
+                offset += 1
+                members.append(Member(key: key, value: try value(depth: depth + 1)))
+                skipWhiteSpace()
+                guard offset < bytes.count else { throw error("expected , or }") }
+                if bytes[offset] == UInt8(ascii: ",") { offset += 1; continue }
+                guard bytes[offset] == UInt8(ascii: "}") else { throw error("expected , or }") }
+                offset += 1
+                return .object(members)
+            }
+        }
+
+        mutating func array(depth: Int) throws(ParseError) -> InspectionJSON {
+            offset += 1
+            var values: [InspectionJSON] = []
+            skipWhiteSpace()
+            if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
+                offset += 1
+                return .array(values)
+            }
+            while true {
+                values.append(try value(depth: depth + 1))
+                skipWhiteSpace()
+                guard offset < bytes.count else { throw error("expected , or ]") }
+                if bytes[offset] == UInt8(ascii: ",") { offset += 1; continue }
+                guard bytes[offset] == UInt8(ascii: "]") else { throw error("expected , or ]") }
+                offset += 1
+                return .array(values)
+            }
+        }
+
+        mutating func string() throws(ParseError) -> String {
+            offset += 1
+            var scalars = String.UnicodeScalarView()
+            var run: [UInt8] = []
+            func flush() {
+                if !run.isEmpty { scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars) }
+                run.removeAll()
+            }
+            while offset < bytes.count {
+                let byte = bytes[offset]
+                offset += 1
+                switch byte {
+                case UInt8(ascii: "\""):
+                    flush()
+                    return String(scalars)
+                case UInt8(ascii: "\\"):
+                    flush()
+                    guard offset < bytes.count else { break }
+                    let escape = bytes[offset]
+                    offset += 1
+                    switch escape {
+                    case UInt8(ascii: "\""): scalars.append("\"")
+                    case UInt8(ascii: "\\"): scalars.append("\\")
+                    case UInt8(ascii: "/"): scalars.append("/")
+                    case UInt8(ascii: "b"): scalars.append("\u{08}")
+                    case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                    case UInt8(ascii: "n"): scalars.append("\n")
+                    case UInt8(ascii: "r"): scalars.append("\r")
+                    case UInt8(ascii: "t"): scalars.append("\t")
+                    case UInt8(ascii: "u"):
+                        var code = try hex4()
+                        if (0xD800..<0xDC00).contains(code), bytes.count - offset >= 6,
+                           bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u") {
+                            offset += 2
+                            let low = try hex4()
+                            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        }
+                        scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+                    default:
+                        throw error("unknown escape")
+                    }
+                case 0..<0x20:
+                    throw error("control character in a string")
+                default:
+                    run.append(byte)
+                }
+            }
+            throw error("unterminated string")
+        }
+
+        mutating func hex4() throws(ParseError) -> UInt32 {
+            guard bytes.count - offset >= 4,
+                  let code = UInt32(String(decoding: bytes[offset..<offset + 4], as: UTF8.self), radix: 16) else {
+                throw error("expected four hex digits")
+            }
+            offset += 4
+            return code
+        }
+
+        mutating func number() throws(ParseError) -> InspectionJSON {
+            let start = offset
+            while offset < bytes.count, "+-0123456789.eE".utf8.contains(bytes[offset]) { offset += 1 }
+            let text = String(decoding: bytes[start..<offset], as: UTF8.self)
+            if let value = Int(text) { return .int(value) }
+            if let value = Double(text), !text.isEmpty { return .double(value) }
+            offset = start
+            throw error("expected a value")
+        }
+    }
+}

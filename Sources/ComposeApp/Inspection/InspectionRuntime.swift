@@ -1,0 +1,61 @@
+import Compose
+import Configuration
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the runtime starts for inspection in a live app: the socket server
+/// (``InspectionServer``) and the `SIGUSR1` report to the log, unless the
+/// app's configuration turns inspection off
+/// (``StartupConfiguration/inspection``, key `inspection`).
+@MainActor
+final class InspectionRuntime {
+    private(set) var server: InspectionServer?
+    private var reportSignal: SignalHandle?
+
+    /// Starts inspection for `context` as `configuration` says; `nil` when
+    /// it is turned off. A server that cannot listen is logged; the
+    /// `SIGUSR1` report works without it.
+    static func start(context: AppContext, configuration: StartupConfiguration, name: String) -> InspectionRuntime? {
+        guard context.config.bool(forKey: "inspection", default: configuration.inspection) else {
+            context.logger.debug("Inspection is off (configuration).")
+            return nil
+        }
+        let runtime = InspectionRuntime()
+        context.inspection.appName = name
+        let directory = configuration.inspectionDirectory ?? InspectionDirectory.path(uid: geteuid())
+        do {
+            runtime.server = try InspectionServer(context: context, directory: directory, name: name)
+            context.logger.debug("Inspection socket: \(runtime.server?.path ?? "")")
+        } catch {
+            context.logger.warning("The app runs without its inspection socket: \(error)")
+        }
+        runtime.reportOnUserSignal(context)
+        return runtime
+    }
+
+    /// Writes the `tree` and `loop` reports to the log on `SIGUSR1`.
+    private func reportOnUserSignal(_ context: AppContext) {
+        guard let loop = context.eventLoop else { return }
+        do {
+            let handle = try SignalHandle(loop: loop)
+            try handle.start(SIGUSR1) { [weak context] _ in
+                guard let context else { return }
+                context.logger.notice("SIGUSR1: inspection report\n\(context.inspection.logReport())")
+            }
+            handle.keepsLoopAlive = false
+            reportSignal = handle
+        } catch {
+            context.logger.error("Cannot report on SIGUSR1: \(error)")
+        }
+    }
+
+    /// Closes the server (unlinking its socket) and the signal handler.
+    func close() {
+        server?.close()
+        server = nil
+        reportSignal?.close()
+        reportSignal = nil
+    }
+}

@@ -1,0 +1,170 @@
+import Compose
+
+/// Where a session's reply lines go: a socket client's connection, or a
+/// test's list of lines.
+@MainActor
+protocol InspectionOutput: AnyObject {
+    /// Writes `reply` as one line; never blocks.
+    func write(_ reply: InspectionJSON)
+    /// Bytes written and not yet taken by the client.
+    var queuedBytes: Int { get }
+}
+
+/// One inspection client: reads its request lines and writes its replies,
+/// and, while it follows, the app's events that match its path prefix.
+///
+/// **A slow follower never slows the app.** Events are written only while
+/// fewer than ``followQueueLimit`` bytes wait for the client; past that
+/// they are dropped and counted, and the client gets
+/// `{"v":1,"dropped":N,...}` once it has caught up (at its next event, or
+/// when its queue drains). The app spends at most one comparison on an
+/// event it drops (plus tracing itself, which is on while anyone follows).
+@MainActor
+final class InspectionSession {
+    /// The most bytes waiting for a follower before its events are dropped.
+    static let followQueueLimit = 256 << 10
+
+    private let inspection: Inspection
+    private let output: any InspectionOutput
+    private var following: Following?
+    /// Events dropped since the client was last told.
+    private(set) var dropped = 0
+    /// Events dropped since it began to follow.
+    private(set) var totalDropped = 0
+    /// Set while writing, so that a diagnostic the write itself reports is
+    /// not written into the same output.
+    private var isWriting = false
+
+    private struct Following {
+        var prefix: String
+        var rootPrefix: String
+        var wantsText: Bool
+        var subscriptions: [Subscription]
+    }
+
+    init(inspection: Inspection, output: any InspectionOutput) {
+        self.inspection = inspection
+        self.output = output
+    }
+
+    /// Whether the session follows events.
+    var isFollowing: Bool { following != nil }
+
+    /// Answers one request line.
+    func receive(_ line: String) {
+        do {
+            let request = try InspectionRequest.parse(line)
+            if request.command == .follow {
+                follow(request)
+            } else {
+                write(try inspection.answer(request))
+            }
+        } catch {
+            write(error.reply)
+        }
+    }
+
+    /// Ends the session (the client left): stops following.
+    func end() {
+        stopFollowing()
+    }
+
+    /// The client's queue drained: tells it about events it missed.
+    func outputDrained() {
+        reportDrops()
+    }
+
+    // MARK: Following
+
+    private func follow(_ request: InspectionRequest) {
+        guard let context = inspection.context else { return }
+        stopFollowing()
+        let root = context.tree?.root.label ?? ""
+        let prefix = request.path.hasSuffix(".") ? String(request.path.dropLast()) : request.path
+        var subscriptions: [Subscription] = []
+        inspection.beginFollowing()
+        subscriptions.append(context.events.observe { [weak self] event in
+            self?.deliver(event)
+        })
+        subscriptions.append(context.diagnostics.observe { [weak self, weak context] diagnostic in
+            self?.deliver(diagnostic, time: context?.scheduler?.now ?? .zero)
+        })
+        following = Following(prefix: prefix, rootPrefix: root.isEmpty || prefix.isEmpty ? prefix : root + "." + prefix, wantsText: request.wantsText, subscriptions: subscriptions)
+        var payload: [InspectionJSON.Member] = [.init(key: "path", value: .string(prefix))]
+        if request.wantsText {
+            payload.append(.init(key: "text", value: .string("following \(prefix.isEmpty ? "everything" : prefix) (Ctrl-C to stop)")))
+        }
+        write(Inspection.reply(.follow, payload))
+    }
+
+    private func stopFollowing() {
+        guard let current = following else { return }
+        following = nil
+        for subscription in current.subscriptions { subscription.cancel() }
+        inspection.endFollowing()
+    }
+
+    /// Whether `path` is under the followed prefix: equal to it or below
+    /// it (segment by segment), with or without the root's label.
+    private func matches(_ path: String?, _ following: Following) -> Bool {
+        guard !following.prefix.isEmpty else { return true }
+        guard let path else { return false }
+        for prefix in [following.prefix, following.rootPrefix] where path.hasPrefix(prefix) {
+            if path.count == prefix.count || path.dropFirst(prefix.count).first == "." { return true }
+        }
+        return false
+    }
+
+    private func deliver(_ event: AppEvent) {
+        guard let following, matches(event.path, following) else { return }
+        guard admitsEvent() else { return }
+        var members: [InspectionJSON.Member] = [
+            .init(key: "v", value: .int(InspectionRequest.version)),
+            .init(key: "event", value: event.json),
+        ]
+        if following.wantsText { members.append(.init(key: "text", value: .string(InspectionText.event(event)))) }
+        write(.object(members))
+    }
+
+    private func deliver(_ diagnostic: Diagnostic, time: Duration) {
+        guard !isWriting, let following, matches(diagnostic.path, following) else { return }
+        guard admitsEvent() else { return }
+        var members: [InspectionJSON.Member] = [
+            .init(key: "v", value: .int(InspectionRequest.version)),
+            .init(key: "event", value: diagnostic.json(time: time)),
+        ]
+        if following.wantsText { members.append(.init(key: "text", value: .string(InspectionText.diagnostic(diagnostic, time: time)))) }
+        write(.object(members))
+    }
+
+    /// Whether an event may be written now: `false` (and counted) while
+    /// the client is ``followQueueLimit`` behind. Reports earlier drops
+    /// first.
+    private func admitsEvent() -> Bool {
+        guard output.queuedBytes < Self.followQueueLimit else {
+            dropped += 1
+            totalDropped += 1
+            return false
+        }
+        reportDrops()
+        return true
+    }
+
+    private func reportDrops() {
+        guard dropped > 0, let following, output.queuedBytes < Self.followQueueLimit else { return }
+        var members: [InspectionJSON.Member] = [
+            .init(key: "v", value: .int(InspectionRequest.version)),
+            .init(key: "dropped", value: .int(dropped)),
+            .init(key: "totalDropped", value: .int(totalDropped)),
+        ]
+        if following.wantsText { members.append(.init(key: "text", value: .string(InspectionText.dropped(dropped)))) }
+        dropped = 0
+        write(.object(members))
+    }
+
+    private func write(_ json: InspectionJSON) {
+        isWriting = true
+        output.write(json)
+        isWriting = false
+    }
+}
