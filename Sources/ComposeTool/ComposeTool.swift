@@ -1,17 +1,19 @@
 import ArgumentParser
 
-/// `compose`: scaffolds Compose apps and components.
+/// `compose`: scaffolds Compose apps and components, and inspects running
+/// apps.
 @main
 struct ComposeTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compose",
-        abstract: "Scaffold Compose apps and components in the predictable file structure.",
+        abstract: "Scaffold Compose apps and components in the predictable file structure, and inspect running apps.",
         discussion: """
         Examples:
           compose new Notes                 an app: a router between two screens, driven by stdin
           compose new Echo --kind daemon    a TCP server with a component per connection
           cd Notes && compose component Profile --router
+          compose inspect                   the running apps; then compose inspect PID tree
         """,
-        subcommands: [NewCommand.self, ComponentCommand.self]
+        subcommands: [NewCommand.self, ComponentCommand.self, InspectCommand.self]
     )
 }
