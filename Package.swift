@@ -159,6 +159,8 @@ let package = Package(
             dependencies: [
                 "ComposeApp", "ComposeTesting", "ComposeFixture", "ComposeChat", "ComposeRelay", "ComposeStepper",
                 "ComposePersistence", "PersistFixture",
+                // `compose inspect` against the chat daemon (InspectEndToEndTests).
+                "ComposeTool",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],

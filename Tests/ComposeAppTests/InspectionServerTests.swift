@@ -1,0 +1,167 @@
+@_spi(Testing) @testable import ComposeApp
+import Foundation
+import Testing
+
+/// A component with something to see: an emitter, a store, a router.
+struct InspectedComponent: RouterComponent {
+    let ping = Emitter<String>()
+    @Store var count = 0
+    let home = Screen()
+    let settings = Screen()
+    let router = Router(start: \Self.home)
+
+    struct Screen: Component {
+        let tap = SignalEmitter()
+        var observers: Void { None }
+    }
+
+    var observers: Void {
+        ping += { _ in count += 1 }
+    }
+}
+
+/// The inspection server on a real Unix socket, in this process: the
+/// socket's file and permissions, the peer check, requests and the follow
+/// stream. "Another user" is an injected uid: a test cannot switch users,
+/// so the server is told to admit only a uid that is not ours.
+@MainActor
+@Suite(.serialized, .liveLoop) struct InspectionServerTests {
+    /// A client's connection and the lines it received.
+    @MainActor
+    final class Client {
+        let connection: TCPConnection
+        var lines: [String] = []
+        var closed = false
+
+        init(_ connection: TCPConnection) {
+            self.connection = connection
+            connection.lines += { [unowned self] line in lines.append(line) }
+            connection.didClose += { [unowned self] _ in closed = true }
+            connection.start()
+        }
+    }
+
+    func connect(_ path: String) throws -> Client {
+        var result: Result<TCPConnection, LoopError>?
+        TCPConnection.connect(unixPath: path) { result = $0 }
+        #expect(LoopDriver.run(until: { result != nil }))
+        return Client(try #require(try result?.get()))
+    }
+
+    /// Runs `body` with an inspected tree and a server in a fresh directory.
+    func withServer(allowedUID: UInt32 = geteuid(), _ body: (InspectionServer, ComponentTree, String) throws -> Void) throws {
+        let context = try #require(AppContext.current)
+        try withSocketDirectory { parent in
+            let directory = parent + "/compose"
+            let tree = ComponentTree(InspectedComponent(), context: context)
+            tree.activate()
+            let server = try InspectionServer(context: context, directory: directory, name: "inspected", allowedUID: allowedUID)
+            defer {
+                server.close()
+                tree.destroy()
+                LoopDriver.settle()
+            }
+            try body(server, tree, directory)
+        }
+    }
+
+    @Test func theSocketIsOwnerOnlyInAnOwnerOnlyDirectoryAndGoesWithTheServer() throws {
+        try withServer { server, _, directory in
+            #expect(server.path == directory + "/inspected.\(getpid()).sock")
+            #expect(fileMode(directory).map { $0 & 0o777 } == 0o700)
+            #expect(fileMode(server.path).map { $0 & 0o777 } == 0o600)
+            server.close()
+            #expect(fileMode(server.path) == nil)
+        }
+    }
+
+    @Test func startingRemovesTheSocketsOfAppsThatAreGone() throws {
+        let context = try #require(AppContext.current)
+        try withSocketDirectory { parent in
+            let directory = parent + "/compose"
+            #expect(mkdir(directory, 0o700) == 0)
+            try makeStaleSocketFile(directory + "/crashed.999999.sock")
+            let server = try InspectionServer(context: context, directory: directory, name: "fresh")
+            defer { server.close() }
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            #expect(names == ["fresh.\(getpid()).sock"])
+        }
+    }
+
+    @Test func aClientAsksForTheTreeAndGetsOneJSONLine() throws {
+        try withServer { server, _, _ in
+            let client = try connect(server.path)
+            defer { client.connection.abort() }
+            client.connection.writeLine(#"{"v":1,"command":"tree"}"#)
+            #expect(LoopDriver.run(until: { !client.lines.isEmpty }))
+            let reply = try InspectionJSON.parse(try #require(client.lines.first))
+            #expect(reply["ok"] == .bool(true))
+            guard case .array(let components)? = reply["tree"]?["components"] else {
+                Issue.record("no components: \(client.lines)")
+                return
+            }
+            let paths = components.compactMap { $0["path"]?.stringValue }
+            #expect(paths == ["inspected", "inspected.home", "inspected.settings"])
+            #expect(components.first?["routes"] == .array([.string("home")]))
+            #expect(server.clientCount == 1)
+        }
+    }
+
+    @Test func aClientOfAnotherUserIsRefusedAndDisconnected() throws {
+        // The server admits only `someoneElse`; this process is not them.
+        let someoneElse: UInt32 = geteuid() == 4242 ? 4243 : 4242
+        try withServer(allowedUID: someoneElse) { server, _, _ in
+            let client = try connect(server.path)
+            client.connection.writeLine(#"{"v":1,"command":"tree"}"#)
+            #expect(LoopDriver.run(until: { client.closed }))
+            #expect(client.lines.count == 1, "\(client.lines)")
+            let reply = try InspectionJSON.parse(try #require(client.lines.first))
+            #expect(reply["ok"] == .bool(false))
+            #expect(reply["error"]?["code"] == .string("refused"))
+            #expect(reply["error"]?["message"]?.stringValue?.contains("uid \(geteuid()) may not inspect") == true)
+            #expect(server.clientCount == 0)
+        }
+    }
+
+    @Test func aFollowerGetsTheSendsUnderItsPathAndNothingElse() throws {
+        try withServer { server, tree, _ in
+            let client = try connect(server.path)
+            defer { client.connection.abort() }
+            client.connection.writeLine(#"{"v":1,"command":"follow","path":"inspected.home"}"#)
+            #expect(LoopDriver.run(until: { !client.lines.isEmpty }))
+            let root = try #require(tree.root.value(as: InspectedComponent.self))
+            root.ping.send("not followed")
+            root.home.tap.send()
+            root.settings.tap.send()
+            #expect(LoopDriver.run(until: { client.lines.count >= 2 }))
+            LoopDriver.settle()
+            #expect(client.lines.count == 2, "\(client.lines)")
+            let event = try InspectionJSON.parse(client.lines[1])["event"]
+            #expect(event?["path"] == .string("inspected.home.tap"))
+            #expect(event?["kind"] == .string("sent"))
+            // Following turned tracing on; leaving turns it off again.
+            let context = try #require(AppContext.current)
+            #expect(context.tracesEvents)
+            client.connection.abort()
+            #expect(LoopDriver.run(until: { server.clientCount == 0 }))
+            #expect(!context.tracesEvents)
+        }
+    }
+
+    @Test func theSocketDoesNotKeepTheLoopAlive() throws {
+        try withServer { server, tree, _ in
+            let client = try connect(server.path)
+            defer { client.connection.abort() }
+            client.connection.writeLine("info")
+            #expect(LoopDriver.run(until: { !client.lines.isEmpty }))
+            let context = try #require(AppContext.current)
+            let loop = try #require(context.eventLoop)
+            // The listener, the server's end of the client and the client's
+            // end (this test's own, referenced); the server's two are not.
+            let ours = loop.openHandles().compactMap { LoopHandle.owner(of: $0) as? UnixSocketHandle }.filter { $0.path == server.path }
+            #expect(ours.count == 3)
+            #expect(ours.filter { !$0.keepsLoopAlive }.count == 2)
+            _ = tree
+        }
+    }
+}
