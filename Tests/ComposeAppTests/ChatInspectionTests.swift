@@ -141,6 +141,28 @@ import Testing
         #expect(context.treeReport().components[0].emitters[0].sends == 2)
     }
 
+    @Test func supervisedChildrenShowTheirRestartsAndTheSupervisorItsStrategy() {
+        struct Worker: Component {
+            let crash = SignalEmitter()
+            var observers: Void {
+                crash += { fail(ComponentFailure(path: "worker", error: CancellationError())) }
+            }
+        }
+        struct Crew: Component {
+            let supervisor = Supervisor(strategy: .oneForAll, backoff: .immediate)
+            let worker = Supervised(Worker())
+            var observers: Void { None }
+        }
+        let app = TestApp(root: Crew())
+        app.run { app.root(as: Crew.self)?.worker.component?.crash.send() }
+        app.advance(by: .seconds(1))
+        let text = app.inspect("tree")
+        #expect(text.contains("crew: Crew  supervisor oneForAll"), "\(text)")
+        #expect(text.contains("└─ worker: Supervised<Worker>  running, 1 restart"), "\(text)")
+        let json = app.inspect("tree --json")
+        #expect(json.contains(#""container":{"kind":"Supervised","contentType":"Worker","instances":1,"restarts":1}"#), "\(json)")
+    }
+
     @Test func aSlowFollowerLosesEventsNotTheAppAndIsToldHowMany() throws {
         @MainActor final class SlowOutput: InspectionOutput {
             var replies: [InspectionJSON] = []

@@ -33,8 +33,10 @@ extension ComponentNode {
     func report(depth: Int, counting: Bool) -> ComponentReport {
         var emitters: [EmitterReport] = []
         var stores: [StoreReport] = []
+        var supervisor: String?
         ownedBoxes.forEach { box in
             guard box.owner === self else { return }
+            if let box = box as? Supervisor { supervisor = "\(box.strategy)" }
             if let storage = box as? any InspectableEmitterStorage {
                 emitters.append(EmitterReport(
                     name: inspectionName(of: box),
@@ -54,7 +56,7 @@ extension ComponentNode {
         }
         var container: ContainerReport?
         if let box = behavior as? any InspectableContainer {
-            container = ContainerReport(kind: box.containerKind, contentType: String(describing: box.contentTypeForInspection), instances: box.instanceCount)
+            container = ContainerReport(kind: box.containerKind, contentType: String(describing: box.contentTypeForInspection), instances: box.instanceCount, restarts: box.restartsForInspection)
         }
         return ComponentReport(
             path: path,
@@ -66,7 +68,8 @@ extension ComponentNode {
             routes: router.map { $0.paths.map(\.label) },
             container: container,
             emitters: emitters,
-            stores: stores
+            stores: stores,
+            supervisor: supervisor
         )
     }
 
@@ -139,6 +142,12 @@ protocol InspectableContainer {
     var containerKind: String { get }
     var contentTypeForInspection: any Component.Type { get }
     var instanceCount: Int { get }
+    /// Restarts by a supervisor (`Supervised`); `nil` for other kinds.
+    var restartsForInspection: Int? { get }
+}
+
+extension InspectableContainer {
+    var restartsForInspection: Int? { nil }
 }
 
 extension InstanceBox: InspectableContainer {
@@ -151,6 +160,13 @@ extension SingleInstanceBox: InspectableContainer {
     var containerKind: String { isLazy ? "LazyComponent" : "DynamicComponent" }
     var contentTypeForInspection: any Component.Type { Content.self }
     var instanceCount: Int { instanceNode == nil ? 0 : 1 }
+}
+
+extension SupervisedBox: InspectableContainer {
+    var containerKind: String { "Supervised" }
+    var contentTypeForInspection: any Component.Type { Content.self }
+    var instanceCount: Int { instanceNode == nil ? 0 : 1 }
+    var restartsForInspection: Int? { restartCount }
 }
 
 extension ServiceRegistry {

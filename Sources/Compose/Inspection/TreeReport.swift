@@ -71,9 +71,13 @@ public struct ComponentReport: Hashable, Sendable {
     public let emitters: [EmitterReport]
     /// Its stores (`@Store`, mirrored stores).
     public let stores: [StoreReport]
+    /// Its supervisor's strategy (`oneForOne`, ...), if it declares a
+    /// `Supervisor`; its `Supervised` children report their restarts.
+    public let supervisor: String?
 
     /// Makes a component's report.
-    public init(path: String, label: String, depth: Int, type: String, isActive: Bool, isFocused: Bool, routes: [String]?, container: ContainerReport?, emitters: [EmitterReport], stores: [StoreReport]) {
+    public init(path: String, label: String, depth: Int, type: String, isActive: Bool, isFocused: Bool, routes: [String]?, container: ContainerReport?, emitters: [EmitterReport], stores: [StoreReport], supervisor: String? = nil) {
+        self.supervisor = supervisor
         self.path = path
         self.label = label
         self.depth = depth
@@ -89,19 +93,24 @@ public struct ComponentReport: Hashable, Sendable {
 
 /// A container of a ``ComponentReport``.
 public struct ContainerReport: Hashable, Sendable {
-    /// `InstanceComponent`, `LazyComponent` or `DynamicComponent`.
+    /// `InstanceComponent`, `LazyComponent`, `DynamicComponent` or
+    /// `Supervised`.
     public let kind: String
     /// The type of its instances.
     public let contentType: String
     /// How many instances it holds now (0 or 1 for the single-instance
-    /// kinds).
+    /// kinds; 0 for a `Supervised` child waiting to restart).
     public let instances: Int
+    /// How many times its supervisor restarted it, for a `Supervised`
+    /// child; `nil` otherwise.
+    public let restarts: Int?
 
     /// Makes a container's report.
-    public init(kind: String, contentType: String, instances: Int) {
+    public init(kind: String, contentType: String, instances: Int, restarts: Int? = nil) {
         self.kind = kind
         self.contentType = contentType
         self.instances = instances
+        self.restarts = restarts
     }
 }
 

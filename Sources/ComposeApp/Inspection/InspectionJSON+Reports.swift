@@ -29,8 +29,14 @@ extension ComponentReport {
             "focused": .bool(isFocused),
             "routes": routes.map { .array($0.map { .string($0) }) },
             "container": container.map {
-                .object(["kind": .string($0.kind), "contentType": .string($0.contentType), "instances": .int($0.instances)])
+                .object([
+                    "kind": .string($0.kind),
+                    "contentType": .string($0.contentType),
+                    "instances": .int($0.instances),
+                    "restarts": $0.restarts.map { .int($0) },
+                ])
             },
+            "supervisor": supervisor.map { .string($0) },
             "emitters": .array(emitters.map(\.json)),
             "stores": .array(stores.map(\.json)),
         ])

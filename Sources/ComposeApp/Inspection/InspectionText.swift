@@ -62,8 +62,13 @@ enum InspectionText {
         var parts = ["\(component.label): \(component.type)"]
         if let routes = component.routes { parts.append("routes " + routes.joined(separator: " > ")) }
         if let container = component.container {
-            parts.append(container.instances == 1 ? "1 instance" : "\(container.instances) instances")
+            if let restarts = container.restarts {
+                parts.append((container.instances == 1 ? "running" : "stopped") + ", \(restarts) restart\(restarts == 1 ? "" : "s")")
+            } else {
+                parts.append(container.instances == 1 ? "1 instance" : "\(container.instances) instances")
+            }
         }
+        if let supervisor = component.supervisor { parts.append("supervisor \(supervisor)") }
         if component.isFocused { parts.append("focused") }
         if !component.isActive { parts.append("inactive") }
         return parts.joined(separator: "  ")
