@@ -102,21 +102,22 @@ import Testing
         #expect(connections.map { $0["peer"] as? String } == ["127.0.0.1:\(ada.port)", "127.0.0.1:\(bob.port)"])
         #expect(loop["health"] is NSNull)
         let text = app.inspect("loop")
-        #expect(text.contains("lag: not measured"), "\(text)")
+        #expect(text.contains("loop: lag not measured"), "\(text)")
     }
 
     @Test func aHealthReporterFillsTheLoopReportsHealth() throws {
         final class FixedHealth: LoopHealthReporting {
-            func loopHealthReport() -> LoopHealthReport {
-                LoopHealthReport(window: .seconds(60), lagP50: .milliseconds(1), lagP99: .milliseconds(4), lagMax: .milliseconds(200), eventsPerSecond: 150)
+            func loopHealthReport() -> LoopHealth {
+                LoopHealth(lagP50: .milliseconds(1), lagP99: .milliseconds(4), lagMax: .milliseconds(200), eventsPerSecond: 150, utilization: 0.04, window: .seconds(60), samples: 600)
             }
         }
         let (app, _, _) = try chat()
         app.context.loopHealthReporter = FixedHealth()
         let text = app.inspect("loop")
-        #expect(text.contains("lag over 1m 00s: p50 1.0 ms, p99 4.0 ms, max 200 ms, 150 events/s"), "\(text)")
+        #expect(text.contains("loop: lag p50 1.0 ms, p99 4.0 ms, max 200.0 ms; 150 events/s; 4% busy (60 s)"), "\(text)")
         let health = try json(app.inspect("loop --json"))["loop"].flatMap { ($0 as? [String: Any])?["health"] as? [String: Any] }
         #expect(health?["lagMax"] as? Double == 0.2)
+        #expect(health?["samples"] as? Int == 600)
     }
 
     @Test func sendsAreCountedOnlyOnceSomeoneAsks() {
@@ -189,7 +190,8 @@ import Testing
         #expect(tail[0].contains(#""event":{"time":0,"kind":"sent","path":"talker.said","value":"1"}"#), "\(tail)")
         #expect(tail[1] == #"{"v":1,"dropped":10,"totalDropped":10,"text":"… 10 events dropped: this client read too slowly"}"#)
         #expect(tail[2].contains(#""value":"12""#))
+        #expect(context.events.observerCount == 1)
         session.end()
-        #expect(!context.tracesEvents)
+        #expect(context.events.observerCount == 0)
     }
 }

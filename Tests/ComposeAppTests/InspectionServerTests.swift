@@ -139,13 +139,39 @@ struct InspectedComponent: RouterComponent {
             let event = try InspectionJSON.parse(client.lines[1])["event"]
             #expect(event?["path"] == .string("inspected.home.tap"))
             #expect(event?["kind"] == .string("sent"))
-            // Following turned tracing on; leaving turns it off again.
+            // Following holds tracing on; leaving lets it go (the app's
+            // own setting was never touched).
             let context = try #require(AppContext.current)
-            #expect(context.tracesEvents)
+            #expect(!context.tracesEvents)
+            #expect(context.events.observerCount == 1)
             client.connection.abort()
             #expect(LoopDriver.run(until: { server.clientCount == 0 }))
-            #expect(!context.tracesEvents)
+            #expect(context.events.observerCount == 0)
         }
+    }
+
+    @Test func blockingTheLoopFor200MillisecondsShowsInTheLoopReportsLag() throws {
+        let context = try #require(AppContext.current)
+        try context.startLoopHealth(interval: .milliseconds(10))
+        let clock = ContinuousClock()
+        var start = clock.now
+        #expect(LoopDriver.run(until: { clock.now - start > .milliseconds(100) }))
+        // The subject is a loop blocked in real time: nothing else stands
+        // for 200 ms of a callback that does not return.
+        usleep(200_000)
+        start = clock.now
+        #expect(LoopDriver.run(until: { clock.now - start > .milliseconds(100) }))
+        var replies: [InspectionChannel.Reply] = []
+        let channel = InspectionChannel(context: context) { replies.append($0) }
+        channel.send("loop --json")
+        let health = try InspectionJSON.parse(try #require(replies.first?.json))["loop"]?["health"]
+        guard case .double(let lagMax)? = health?["lagMax"] else {
+            Issue.record("no lag in \(replies)")
+            return
+        }
+        #expect(lagMax >= 0.15, "\(replies)")
+        channel.send("loop")
+        #expect(replies.last?.readable.contains("loop: lag p50") == true, "\(replies)")
     }
 
     @Test func theSocketDoesNotKeepTheLoopAlive() throws {

@@ -32,8 +32,9 @@ extension AppContext {
     public var countsSends: Bool {
         get { eventTrace.countsSends }
         set {
+            let wasInstalled = eventTrace.isInstalled
             eventTrace.countsSends = newValue
-            updateTracing()
+            updateTracing(wasInstalled: wasInstalled)
         }
     }
 
@@ -78,8 +79,8 @@ extension AppContext {
     /// Turns recording on or off as ``tracesEvents`` and the holds say, and
     /// puts the tracer on every emitter of the tree, or takes it off, when
     /// recording or counting changed whether it is needed.
-    private func updateTracing() {
-        let wasInstalled = eventTrace.isInstalled
+    private func updateTracing(wasInstalled: Bool? = nil) {
+        let wasInstalled = wasInstalled ?? eventTrace.isInstalled
         eventTrace.isOn = eventTrace.isExplicitlyOn || eventTrace.holds > 0
         let isInstalled = eventTrace.isInstalled
         if isInstalled, eventTrace.countingSince == nil { eventTrace.countingSince = scheduler?.now ?? .zero }

@@ -25,9 +25,6 @@ final class Inspection {
     var appName: String
     /// Sessions following events now.
     private var followers = 0
-    /// Whether following turned event tracing on (so the last follower
-    /// leaving turns it off again).
-    private var turnedTracingOn = false
 
     init(context: AppContext) {
         self.context = context
@@ -114,24 +111,21 @@ final class Inspection {
 
     // MARK: Following
 
-    /// A session starts following: event tracing goes on if it was off.
+    /// A session starts following: event tracing goes on while any does
+    /// (a hold, so that it never turns off what the app or a trace
+    /// recorder turned on).
     func beginFollowing() {
         guard let context else { return }
         followers += 1
         context.countsSends = true
-        if !context.tracesEvents {
-            context.tracesEvents = true
-            turnedTracingOn = true
-        }
+        context.holdTracing()
     }
 
-    /// A session stops following: the last one turns tracing off again if
-    /// following turned it on.
+    /// A session stops following: its hold on tracing ends.
     func endFollowing() {
-        followers = max(0, followers - 1)
-        guard followers == 0, turnedTracingOn, let context else { return }
-        turnedTracingOn = false
-        context.tracesEvents = false
+        guard followers > 0, let context else { return }
+        followers -= 1
+        context.releaseTracing()
     }
 }
 

@@ -109,26 +109,31 @@ extension LoopReport {
     }
 }
 
-extension LoopHealthReport {
+extension LoopHealth {
     var json: InspectionJSON {
         .object([
             "window": .seconds(window),
             "lagP50": .seconds(lagP50),
             "lagP99": .seconds(lagP99),
             "lagMax": .seconds(lagMax),
-            "eventsPerSecond": eventsPerSecond.map { .double($0) },
-            "extra": .object(extra.sorted { $0.key < $1.key }.map { InspectionJSON.Member(key: $0.key, value: .string($0.value)) }),
+            "eventsPerSecond": .double(eventsPerSecond),
+            "utilization": .double(utilization),
+            "samples": .int(samples),
+            "sampleInterval": .seconds(sampleInterval),
         ])
     }
 }
 
 extension AppEvent {
-    var json: InspectionJSON {
+    /// The event as a `follow` line carries it; a value captured as JSON
+    /// (``AppEvent/json``, for a trace recorder) comes along as `json`.
+    var inspectionJSON: InspectionJSON {
         .object([
             "time": .seconds(time),
             "kind": .string(kind.rawValue),
             "path": .string(path),
             "value": value.map { .string($0) },
+            "json": json.flatMap { try? InspectionJSON.parse($0) },
         ])
     }
 }

@@ -120,7 +120,7 @@ final class InspectionSession {
         guard admitsEvent() else { return }
         var members: [InspectionJSON.Member] = [
             .init(key: "v", value: .int(InspectionRequest.version)),
-            .init(key: "event", value: event.json),
+            .init(key: "event", value: event.inspectionJSON),
         ]
         if following.wantsText { members.append(.init(key: "text", value: .string(InspectionText.event(event)))) }
         write(.object(members))

@@ -126,12 +126,9 @@ enum InspectionText {
             lines.append(line)
         }
         if let health = report.health {
-            var line = "lag over \(duration(health.window)): p50 \(milliseconds(health.lagP50)), p99 \(milliseconds(health.lagP99)), max \(milliseconds(health.lagMax))"
-            if let rate = health.eventsPerSecond { line += ", \(Int(rate.rounded())) events/s" }
-            lines.append(line)
-            for (name, value) in health.extra.sorted(by: { $0.key < $1.key }) { lines.append("  \(name): \(value)") }
+            lines.append("loop: \(health)")
         } else {
-            lines.append("lag: not measured (no LoopHealthReporting installed)")
+            lines.append("loop: lag not measured")
         }
         lines.append("inspectors connected: \(report.inspectors)")
         return lines.map(fit)
@@ -186,12 +183,6 @@ enum InspectionText {
         let tenths = attoseconds / 100_000_000_000_000_000
         if seconds >= 1 { return tenths == 0 ? "\(seconds)s" : "\(seconds).\(tenths)s" }
         return "\(attoseconds / 1_000_000_000_000_000)ms"
-    }
-
-    private static func milliseconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let value = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-        return value >= 10 ? "\(Int(value.rounded())) ms" : "\((value * 10).rounded() / 10) ms"
     }
 
     /// `512 B`, `12 KiB`, `3.5 MiB`.

@@ -43,7 +43,7 @@ struct LoopReport {
     var processes: [ChildProcessEntry] = []
     /// Inspection clients connected now.
     var inspectors = 0
-    var health: LoopHealthReport?
+    var health: LoopHealth?
 
     var handleCount: Int { handles.reduce(0) { $0 + $1.count } }
 
@@ -51,7 +51,7 @@ struct LoopReport {
     @MainActor
     static func make(for context: AppContext, pid: Int32, inspectionSocket: String?) -> LoopReport {
         var report = LoopReport(app: context.inspection.appName, pid: pid, time: context.scheduler?.now ?? .zero, isSimulated: context.isSimulated)
-        report.health = context.inspection.healthReporter?.loopHealthReport()
+        report.health = context.inspection.healthReporter?.loopHealthReport() ?? context.loopHealth
         report.inspectors = context.inspection.clientCount
         var known = Set<ObjectIdentifier>()
         var seenResources = Set<ObjectIdentifier>()
