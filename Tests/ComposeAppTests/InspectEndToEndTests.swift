@@ -108,6 +108,24 @@ import Testing
         #expect(fileMode(socket) == nil)
     }
 
+    @Test func aFollowerNeitherHoldsTheShutdownNorOutlivesTheApp() async throws {
+        let runtime = try Self.runtimeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let chat = try await ChatDaemon.start(environment: ["XDG_RUNTIME_DIR": runtime])
+        let follow = try FixtureProcess(
+            executable: "compose",
+            arguments: ["inspect", "\(chat.process.pid)", "follow"],
+            environment: ["XDG_RUNTIME_DIR": runtime]
+        )
+        try await follow.waitFor("following everything (Ctrl-C to stop)")
+        let asked = ContinuousClock.now
+        chat.process.signal(SIGTERM)
+        #expect(await chat.process.waitForExit() == 0, "\(chat.process.transcript)")
+        // Well under the drain's 5 s: the drain does not wait for inspectors.
+        #expect(ContinuousClock.now - asked < .seconds(3))
+        #expect(await follow.waitForExit() == 0, "\(follow.transcript)")
+    }
+
     @Test func theClientRefusesASocketOthersMayUseAndADirectoryOthersMayEnter() async throws {
         let runtime = try Self.runtimeDirectory()
         defer { try? FileManager.default.removeItem(atPath: runtime) }
