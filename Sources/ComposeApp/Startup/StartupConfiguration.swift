@@ -60,6 +60,10 @@ public struct StartupConfiguration: Sendable {
     /// bootstrapped handler under the journal too. Elsewhere lines are
     /// plain either way.
     public var journalPriorityPrefixes: Bool
+    /// The workers mode: how many copies of the app to run, sharing its
+    /// ports, and how to restart them (see ``WorkerOptions``); none by
+    /// default. The setting `workers` (`--workers 4`) overrides the count.
+    public var workers: WorkerOptions
 
     public init(
         shutdownSignals: [ProcessSignal.Name] = [.interrupt, .terminate],
@@ -70,7 +74,8 @@ public struct StartupConfiguration: Sendable {
         stateDirectory: String? = nil,
         config: ConfigOptions = ConfigOptions(),
         drainTimeout: Duration = .seconds(5),
-        journalPriorityPrefixes: Bool = true
+        journalPriorityPrefixes: Bool = true,
+        workers: WorkerOptions = WorkerOptions()
     ) {
         self.shutdownSignals = shutdownSignals
         self.shutdownDeadline = shutdownDeadline
@@ -81,6 +86,7 @@ public struct StartupConfiguration: Sendable {
         self.config = config
         self.drainTimeout = drainTimeout
         self.journalPriorityPrefixes = journalPriorityPrefixes
+        self.workers = workers
     }
 
     /// The app's logger (label `compose`), with ``makeLogHandler``'s
