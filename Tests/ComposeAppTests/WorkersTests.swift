@@ -113,6 +113,28 @@ import Testing
         #expect(parent.errors.text.contains("exiting with status 0"), "\(parent.transcript)")
     }
 
+    @Test func underSystemdTheParentSpeaksForItsWorkersWhichInheritNoNotifySocket() async throws {
+        let systemd = try NotifyListener(abstract: true)
+        systemd.startReading()
+        let port = try TestSocket.freePort()
+        let parent = try FixtureProcess(
+            executable: "ComposeChat",
+            arguments: ["--workers", "2"],
+            environment: ["CHAT_PORT": "\(port)", "NOTIFY_SOCKET": systemd.address]
+        )
+        #expect(await systemd.datagrams.waitForLine(timeout: FixtureProcess.failureTimeout) { $0 == "READY=1" }, "\(systemd.messages)\n\(parent.transcript)")
+        #expect(await systemd.datagrams.waitForLine(timeout: FixtureProcess.failureTimeout) { $0 == "STATUS=2 of 2 workers running" }, "\(systemd.messages)")
+        let bothListen = await parent.output.waitUntil(timeout: FixtureProcess.failureTimeout) { lines in
+            lines.filter { $0.hasPrefix("listening on") }.count == 2
+        }
+        #expect(bothListen, "\(parent.transcript)")
+        parent.signal(SIGTERM)
+        #expect(await parent.waitForExit() == 0, "\(parent.transcript)")
+        #expect(await systemd.datagrams.waitForLine(timeout: FixtureProcess.failureTimeout) { $0 == "STOPPING=1" }, "\(systemd.messages)")
+        // Only the parent spoke: one READY=1, none from a worker.
+        #expect(systemd.messages.filter { $0 == "READY=1" }.count == 1, "\(systemd.messages)")
+    }
+
     @Test func workersOfAParentKilledWithSIGKILLStopToo() async throws {
         let port = try TestSocket.freePort()
         let parent = try FixtureProcess(executable: "ComposeChat", arguments: ["--workers", "2"], environment: ["CHAT_PORT": "\(port)"])
