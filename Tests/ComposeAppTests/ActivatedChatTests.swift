@@ -36,26 +36,38 @@ import Testing
         #expect(await chat.waitForExit() == 0, "\(chat.transcript)")
     }
 
+    /// systemd-socket-activate closes every descriptor it did not open.
+    /// Foundation's `Process` learns of its child's exit through a socket the
+    /// child inherits, and on its end of file blocks in `waitpid` on the one
+    /// thread that watches every child: started directly, the launcher would
+    /// stall every other test's process until it exits. So a shell runs it
+    /// (and keeps that socket) and the daemon is the shell's child.
+    static let systemdLauncher = ["/bin/sh", "-c", #"/usr/bin/systemd-socket-activate "$@"; exit $?"#, "launcher"]
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate")))
     func systemdSocketActivateStartsTheChatOnTheFirstConnectionAndItServesIt() async throws {
         let port = try TestSocket.freePort()
-        let launcher = try FixtureProcess(
+        let shell = try FixtureProcess(
             executable: "ComposeChat",
             name: "systemd-socket-activate ComposeChat",
-            launcher: ["/usr/bin/systemd-socket-activate", "-l", "127.0.0.1:\(port)", "--fdname=chat"]
+            launcher: Self.systemdLauncher + ["-l", "127.0.0.1:\(port)", "--fdname=chat"]
         )
         // systemd-socket-activate listens, says so, and starts the daemon
         // (in its own process: it execs it) at the first connection.
-        let listening = await launcher.errors.waitForLine(timeout: FixtureProcess.failureTimeout) { $0.hasPrefix("Listening on") }
-        #expect(listening, "\(launcher.transcript)")
-        let daemon = ChatDaemon(process: launcher, port: port)
+        let listening = await shell.errors.waitForLine(timeout: FixtureProcess.failureTimeout) { $0.hasPrefix("Listening on") }
+        #expect(listening, "\(shell.transcript)")
+        let daemon = ChatDaemon(process: shell, port: port)
         let ada = try await daemon.connect(as: "ada")
         ada.send("/who")
         try await ada.waitFor("Here: ada")
-        try await launcher.waitFor("listening on 127.0.0.1:\(port)")
+        try await shell.waitFor("listening on 127.0.0.1:\(port)")
+        #expect(shell.errors.text.contains("listens on the inherited fd 3 (\"chat\")"), "\(shell.transcript)")
 
-        launcher.signal(SIGTERM)
+        // The daemon is the shell's only child.
+        let children = (try? String(contentsOfFile: "/proc/\(shell.pid)/task/\(shell.pid)/children", encoding: .utf8)) ?? ""
+        let chat = try #require(children.split(separator: " ").first.flatMap { Int32($0) }, "\(children)")
+        kill(chat, SIGTERM)
         #expect(await ada.waitForClose())
-        #expect(await launcher.waitForExit() == 0, "\(launcher.transcript)")
+        #expect(await shell.waitForExit() == 0, "\(shell.transcript)")
     }
 }
