@@ -69,4 +69,13 @@ static inline uv_stream_t *compose_uv_stream(void *handle) {
     return (uv_stream_t *)handle;
 }
 
+/* Asks Linux to send `signum` to this process when its parent dies
+   (prctl PR_SET_PDEATHSIG, which Swift cannot call: it is variadic).
+   Returns 0, or -1 with errno set. A worker of the workers mode calls it
+   at startup. */
+#include <sys/prctl.h>
+static inline int compose_set_parent_death_signal(int signum) {
+    return prctl(PR_SET_PDEATHSIG, (unsigned long)signum, 0, 0, 0);
+}
+
 #endif

@@ -60,6 +60,10 @@ final class FixtureProcess: Sendable {
     /// other parameters are those of ``init(_:environment:blockedSignals:inputFile:)``.
     /// With `journalStream`, `JOURNAL_STREAM` names the pipe standard
     /// error goes to, as systemd sets it when that is the journal.
+    /// `launcher` is a command that runs the executable (its path and the
+    /// arguments come after it), such as `systemd-socket-activate -l ...`;
+    /// `standardInput`, when given, is the child's standard input instead
+    /// of a pipe (a listening socket a launcher moves to descriptor 3).
     init(
         executable: String,
         arguments: [String] = [],
@@ -67,7 +71,9 @@ final class FixtureProcess: Sendable {
         environment extra: [String: String] = [:],
         blockedSignals: [Int32] = [],
         inputFile: URL? = nil,
-        journalStream: Bool = false
+        journalStream: Bool = false,
+        launcher: [String] = [],
+        standardInput: FileHandle? = nil
     ) throws {
         Self.ignoreBrokenPipes
         self.name = name ?? executable
@@ -96,9 +102,11 @@ final class FixtureProcess: Sendable {
         // not by the runtime the tests are about.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["--default-signal", try Self.executableURL(executable).path] + arguments
+        process.arguments = ["--default-signal"] + launcher + [try Self.executableURL(executable).path] + arguments
         process.environment = environment
-        if let inputFile {
+        if let standardInput {
+            process.standardInput = standardInput
+        } else if let inputFile {
             process.standardInput = try FileHandle(forReadingFrom: inputFile)
         } else {
             process.standardInput = input.read

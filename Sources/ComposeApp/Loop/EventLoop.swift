@@ -86,6 +86,10 @@ final class EventLoop {
     }()
     /// The loop lag sampler, once ``startHealthMonitor(interval:)`` ran.
     private(set) var health: LoopHealthMonitor?
+    /// What the app was launched with (inherited sockets, worker index)
+    /// and which server listens on each inherited socket (see
+    /// ``AppContext/launchEnvironment``).
+    let launch = LaunchState()
 
     init(logger: Logger = Logger(label: "compose")) throws(LoopError) {
         // Before any handle exists: a peer that goes away must never kill

@@ -94,6 +94,14 @@ extension LoopError {
         /// util-linux's `setpriv` for the parent-death signal); the error
         /// names it and what provides it. ``LoopError/code`` is `ENOENT`.
         case missingHelper
+        /// Not a libuv error: a descriptor the app inherited (socket
+        /// activation, `LISTEN_FDS`) is not the listening socket the server
+        /// that claimed it needs (a UDP socket, a socket that does not
+        /// listen, a Unix socket for a `TCPServer`, a file); the error
+        /// names the descriptor, what it is and what was expected.
+        /// ``LoopError/code`` says why in errno terms (`EPROTOTYPE`,
+        /// `EINVAL`, `EAFNOSUPPORT`, `ENOTSOCK`, `EBADF`).
+        case inheritedSocketMismatch
         /// Any other libuv error, with libuv's (negative) error code as in
         /// ``LoopError/code``; ``LoopError/name`` names it.
         case other(Int32)
@@ -161,6 +169,7 @@ extension LoopError {
             case .hostNotFound: "hostNotFound"
             case .lineTooLong: "lineTooLong"
             case .missingHelper: "missingHelper"
+            case .inheritedSocketMismatch: "inheritedSocketMismatch"
             case .other(let code): "other(\(code))"
             }
         }

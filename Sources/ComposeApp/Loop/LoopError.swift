@@ -132,7 +132,7 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
         )
     }
 
-    private init(operation: String, code: Int32, kind: Code, name: String, message: String, context: String? = nil) {
+    init(operation: String, code: Int32, kind: Code, name: String, message: String, context: String? = nil) {
         self.operation = operation
         self.code = code
         self.kind = kind

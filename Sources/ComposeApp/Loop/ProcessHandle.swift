@@ -45,6 +45,9 @@ final class ProcessHandle: LoopHandle {
         case inputPipe(StreamHandle)
         /// A pipe the child writes (its standard output or error).
         case outputPipe(StreamHandle)
+        /// This process's descriptor, shared with the child (its standard
+        /// output, say, or a listening socket).
+        case inherit(Int32)
     }
 
     /// Spawns `file` with `arguments` (not including `argv[0]`, which is
@@ -57,9 +60,11 @@ final class ProcessHandle: LoopHandle {
     ///   - user: The user ID the child runs as (`setuid` in the child), or
     ///     `nil` for ours.
     ///   - group: The group ID the child runs as (`setgid`), or `nil`.
-    ///   - stdio: Standard input, output and error, in that order.
+    ///   - stdio: Standard input, output and error, in that order, then
+    ///     the descriptors 3, 4, ... of the child.
     ///   - executable: What errors name (the program a wrapper `file`
     ///     runs); `file` when `nil`.
+    ///   - argumentZero: The child's `argv[0]`; `file` when `nil`.
     ///   - onExit: Called once, on the main actor, when the child exits.
     /// - Throws: `uv_spawn`'s error (`ENOENT` for a missing executable or
     ///   working directory, `EACCES`, `EPERM` when the user or group
@@ -74,13 +79,14 @@ final class ProcessHandle: LoopHandle {
         group: UInt32? = nil,
         stdio: [Stdio],
         describing executable: String? = nil,
+        argumentZero: String? = nil,
         onExit: @escaping @MainActor (Int64, Int32) -> Void
     ) throws(LoopError) {
         var spawnResult: Int32 = 0
         try super.init(loop: loop, size: MemoryLayout<uv_process_t>.size, operation: "uv_spawn") { raw in
             spawnResult = Self.spawn(
                 loop: loop, process: raw.assumingMemoryBound(to: uv_process_t.self),
-                file: file, arguments: arguments, environment: environment,
+                file: file, argumentZero: argumentZero ?? file, arguments: arguments, environment: environment,
                 workingDirectory: workingDirectory, user: user, group: group, stdio: stdio
             )
             // Always 0: the handle is initialised either way and is closed
@@ -157,6 +163,7 @@ final class ProcessHandle: LoopHandle {
         loop: EventLoop,
         process: UnsafeMutablePointer<uv_process_t>,
         file: String,
+        argumentZero: String,
         arguments: [String],
         environment: [String]?,
         workingDirectory: String?,
@@ -164,7 +171,7 @@ final class ProcessHandle: LoopHandle {
         group: UInt32?,
         stdio: [Stdio]
     ) -> Int32 {
-        let argv = CStringArray([file] + arguments)
+        let argv = CStringArray([argumentZero] + arguments)
         let envp = environment.map(CStringArray.init)
         defer {
             argv.free()
@@ -181,6 +188,9 @@ final class ProcessHandle: LoopHandle {
             case .outputPipe(let pipe):
                 container.flags = uv_stdio_flags(UV_CREATE_PIPE.rawValue | UV_WRITABLE_PIPE.rawValue)
                 container.data.stream = pipe.stream
+            case .inherit(let fd):
+                container.flags = UV_INHERIT_FD
+                container.data.fd = fd
             }
             return container
         }

@@ -29,10 +29,13 @@ final class Runtime {
         // When stdout is a pipe or a file, C buffers it in blocks: make it
         // line-buffered so that each `print` shows up when it is made.
         compose_line_buffer_stdout()
-        self.configuration = configuration
+        self.configuration = configuration.describingRuntimeSettings()
         systemd = SystemdEnvironment.process(unsettingNotifyVariables: true)
         var logger = configuration.makeLogger(logsToJournal: systemd.standardErrorIsJournal)
         logger[metadataKey: "app"] = "\(name)"
+        // Read once: inherited sockets (LISTEN_FDS), the worker's index.
+        let launch = LaunchEnvironment.process()
+        if let worker = launch.workerIndex { logger[metadataKey: "worker"] = "\(worker)" }
         // The loop ignores SIGPIPE and SIGXFSZ from its creation on.
         context = try AppContext.live(
             name: name,
@@ -45,6 +48,8 @@ final class Runtime {
         loop = context.eventLoop!
         // The app's loop runs on this (the main) thread only.
         loop.pinToCurrentThread()
+        loop.launch.environment = launch
+        for note in launch.notes { context.logger.warning("\(note)") }
     }
 
     func run<App: StartupComponent>(_ type: App.Type) -> Never {
@@ -54,6 +59,8 @@ final class Runtime {
             // Before anything reads it: the services' registration, factories
             // and start(), then the root's init().
             context.configuration = AppConfiguration.process(options: configuration.config)
+            // The workers mode's parent runs the workers, never the app.
+            WorkerSupervisor.takeOverIfAsked(context: context, loop: loop, configuration: configuration, systemd: systemd)
             loop.attachMainQueue()
             installSignals()
             context.systemd.start(environment: systemd)
@@ -97,6 +104,7 @@ final class Runtime {
             let tree = App.bindRoot(in: context)
             self.tree = tree
             tree.activate()
+            context.reportUnclaimedInheritedSockets()
             context.configuration.reportUnreadArguments()
             context.shutdown.didStart()
             context.systemd.ready()
@@ -149,6 +157,7 @@ final class Runtime {
         let help = AppConfiguration.forHelp(options: configuration.config)
         context.configuration = help
         _ = App()
+        _ = RuntimeSettings(help, workers: configuration.workers.count)
         let program = StartupConfiguration.executableName ?? context.name
         // Not a log line or a diagnostic: the text the user asked for, on
         // standard output (a write to it that fails has nowhere to go).

@@ -71,6 +71,10 @@ public struct StartupConfiguration: Sendable {
     /// `0700` if missing, and refused (inspection off, logged) if it
     /// exists with wider permissions or another owner.
     public var inspectionDirectory: String?
+    /// The workers mode: how many copies of the app to run, sharing its
+    /// ports, and how to restart them (see ``WorkerOptions``); none by
+    /// default. The setting `workers` (`--workers 4`) overrides the count.
+    public var workers: WorkerOptions
 
     public init(
         shutdownSignals: [ProcessSignal.Name] = [.interrupt, .terminate],
@@ -83,7 +87,8 @@ public struct StartupConfiguration: Sendable {
         drainTimeout: Duration = .seconds(5),
         journalPriorityPrefixes: Bool = true,
         inspection: Bool = true,
-        inspectionDirectory: String? = nil
+        inspectionDirectory: String? = nil,
+        workers: WorkerOptions = WorkerOptions()
     ) {
         self.shutdownSignals = shutdownSignals
         self.shutdownDeadline = shutdownDeadline
@@ -96,6 +101,7 @@ public struct StartupConfiguration: Sendable {
         self.journalPriorityPrefixes = journalPriorityPrefixes
         self.inspection = inspection
         self.inspectionDirectory = inspectionDirectory
+        self.workers = workers
     }
 
     /// The app's logger (label `compose`), with ``makeLogHandler``'s

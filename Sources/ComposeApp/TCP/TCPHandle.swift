@@ -23,6 +23,15 @@ final class TCPHandle: StreamHandle {
         }
     }
 
+    /// A handle whose socket, of `family` (`AF_INET` or `AF_INET6`), is
+    /// made at once (`uv_tcp_init_ex`), so that options can be set on it
+    /// before it is bound (see ``setReusePort()``).
+    init(loop: EventLoop, family: Int32) throws(LoopError) {
+        try super.init(loop: loop, size: MemoryLayout<uv_tcp_t>.size, operation: "uv_tcp_init_ex") { raw in
+            uv_tcp_init_ex(loop.uv, raw.assumingMemoryBound(to: uv_tcp_t.self), UInt32(family))
+        }
+    }
+
     var tcp: UnsafeMutablePointer<uv_tcp_t> { raw.assumingMemoryBound(to: uv_tcp_t.self) }
 
     override func releaseCallbacks() {

@@ -39,6 +39,24 @@ import Logging
 ///
 /// In a test context (`TestApp`) the server listens on the context's
 /// simulated network instead of a socket: `app.connect(port:)` is a client.
+///
+/// **Socket activation.** When the app inherited listening sockets
+/// (`LISTEN_FDS`, see ``LaunchEnvironment``), the server listens on one of
+/// them instead of binding: the one named ``activationName`` in
+/// `LISTEN_FDNAMES`; without an activation name, the one named after the
+/// port (`"7070"`) or `host:port`, else the first TCP socket no other server
+/// took, in the order servers start listening. ``port`` is then the
+/// inherited socket's, ``inheritedSocket`` says which it is, and the listen
+/// backlog becomes ``backlog``. A socket of the wrong kind (UDP, not
+/// listening, Unix) fails with ``LoopError/Code/inheritedSocketMismatch``.
+/// Closing the server leaves the inherited socket open (the server listened
+/// on a duplicate), so listening again takes it again.
+///
+/// **Sharing a port.** With ``reusePort`` (always in a worker of the
+/// workers mode, see ``WorkerOptions``, or with the setting `reusePort`),
+/// several servers, in this process or
+/// others of the same user, listen on the same port and the kernel spreads
+/// the connections among them (`SO_REUSEPORT`).
 @MainActor
 public final class TCPServer: EmitterProtocol, LoopResource {
     /// Each accepted connection, not reading yet (it starts when its
@@ -68,6 +86,21 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     /// found out), or `nil` for none. `nil` by default; an app-level idle
     /// timeout (a timer) is usually what a daemon wants.
     public var keepAlive: Duration?
+    /// Whether other sockets may listen on the same address and port
+    /// (`SO_REUSEPORT`, set before binding): copies of the app, each
+    /// listening, share the connections. `false` by default; in a worker of
+    /// the workers mode it is on whatever this says (``WorkerOptions``), and
+    /// so it is when the app's setting `reusePort` is on (`--reuse-port`,
+    /// `<PREFIX>_REUSE_PORT=true`: for copies that systemd starts).
+    /// Without it, a second server on a port fails with
+    /// ``LoopError/Code/addressInUse``. Not used when the server listens
+    /// on an inherited socket.
+    public var reusePort: Bool
+    /// The name of the inherited socket to listen on under socket
+    /// activation (its `FileDescriptorName=` in `LISTEN_FDNAMES`), or `nil`
+    /// to match by port, then by order. With a name, the server binds
+    /// normally when no inherited socket has it.
+    public let activationName: String?
     private var handle: TCPHandle?
     /// The shutdown of the app it listens in, which closes it first and
     /// drains the connections it accepts.
@@ -84,12 +117,25 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     ///   - fatal: A failure to listen fails the component (see
     ///     ``isFatal``): under a `Supervisor`, the listener is retried
     ///     with its backoff.
-    public init(host: String = "127.0.0.1", port: UInt16, backlog: Int32 = 511, startsWithComponent: Bool = true, fatal: Bool = false) {
+    ///   - reusePort: Share the port with other sockets (see ``reusePort``).
+    ///   - activationName: The inherited socket to listen on (see
+    ///     ``activationName``).
+    public init(
+        host: String = "127.0.0.1",
+        port: UInt16,
+        backlog: Int32 = 511,
+        startsWithComponent: Bool = true,
+        fatal: Bool = false,
+        reusePort: Bool = false,
+        activationName: String? = nil
+    ) {
         self.host = host
         self.port = port
         self.backlog = backlog
         self.startsWithComponent = startsWithComponent
         self.isFatal = fatal
+        self.reusePort = reusePort
+        self.activationName = activationName
     }
 
     isolated deinit {
@@ -123,7 +169,8 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     /// - Throws: ``LoopError`` naming the call, libuv's error and the
     ///   address, e.g. `uv_tcp_bind failed: EADDRINUSE (address already in
     ///   use) for 127.0.0.1:7070`; ``LoopError/Code/cancelled`` once the
-    ///   app's shutdown has begun.
+    ///   app's shutdown has begun; ``LoopError/Code/inheritedSocketMismatch``
+    ///   for an inherited socket that is not a listening TCP socket.
     public func listen() throws(LoopError) {
         guard !isListening else { return }
         let context = emitter.ownerContext ?? AppContext.current
@@ -136,8 +183,16 @@ public final class TCPServer: EmitterProtocol, LoopResource {
             track(in: context)
             return
         }
+        let loop = try EventLoop.resolve(emitter.ownerContext, for: "TCPServer(\(host):\(port)).listen")
+        if let inherited = try listenOnInheritedSocket(loop: loop) {
+            if let bound = inherited.localAddress { port = bound.port }
+            inherited.onConnection = { [unowned self] error in self.accept(error) }
+            handle = inherited
+            track(in: context)
+            return
+        }
         let address = try SocketAddress(host: host, port: port)
-        let server = try TCPHandle(loop: EventLoop.resolve(emitter.ownerContext, for: "TCPServer(\(host):\(port)).listen"))
+        let server = try bindingHandle(loop: loop, address: address)
         do {
             try server.bind(address)
             try server.listen(backlog: backlog, address: address.description)
@@ -163,6 +218,7 @@ public final class TCPServer: EmitterProtocol, LoopResource {
 
     /// Stops listening. Accepted connections stay open.
     public func close() {
+        handle?.loop.launch.release(self)
         handle?.close()
         handle = nil
         network?.stopListening(port: port)

@@ -38,6 +38,17 @@ import Logging
 /// app's shutdown begins, and the shutdown drains the connections it
 /// accepted (``TCPConnection/willDrain``).
 ///
+/// **Socket activation.** When the app inherited listening sockets
+/// (`LISTEN_FDS`, see ``LaunchEnvironment``), the server listens on one of
+/// them instead of binding: the one named ``activationName`` in
+/// `LISTEN_FDNAMES`; without an activation name, the one named after the
+/// path, else the first Unix socket no other server took, in the order
+/// servers start listening. The socket file is then the launcher's: its
+/// permissions are left as they are (`SocketMode=` in the `.socket` unit)
+/// and closing the server neither unlinks it nor closes the inherited
+/// socket. A socket of the wrong kind fails with
+/// ``LoopError/Code/inheritedSocketMismatch``.
+///
 /// In a test context (`TestApp`) Unix sockets are not simulated yet:
 /// listening fails with ``LoopError/Code/noEventLoop``, saying so.
 @MainActor
@@ -55,6 +66,11 @@ public final class UnixServer: EmitterProtocol, LoopResource {
     public let backlog: Int32
     /// Whether it listens when its component appears.
     public let startsWithComponent: Bool
+    /// The name of the inherited socket to listen on under socket
+    /// activation (its `FileDescriptorName=` in `LISTEN_FDNAMES`), or `nil`
+    /// to match by path, then by order. With a name, the server binds
+    /// normally when no inherited socket has it.
+    public let activationName: String?
     private(set) var handle: UnixSocketHandle?
     /// The shutdown of the app it listens in (see ``TCPServer``).
     private weak var shutdown: ShutdownCoordinator?
@@ -69,11 +85,20 @@ public final class UnixServer: EmitterProtocol, LoopResource {
     ///     given, e.g. `0o660` for the owner's group too.
     ///   - backlog: Pending connections the kernel may queue.
     ///   - startsWithComponent: Listen when the component appears.
-    public init(path: String, permissions: UInt16 = 0o600, backlog: Int32 = 511, startsWithComponent: Bool = true) {
+    ///   - activationName: The inherited socket to listen on (see
+    ///     ``activationName``).
+    public init(
+        path: String,
+        permissions: UInt16 = 0o600,
+        backlog: Int32 = 511,
+        startsWithComponent: Bool = true,
+        activationName: String? = nil
+    ) {
         self.path = path
         self.permissions = permissions
         self.backlog = backlog
         self.startsWithComponent = startsWithComponent
+        self.activationName = activationName
     }
 
     isolated deinit {
@@ -107,7 +132,9 @@ public final class UnixServer: EmitterProtocol, LoopResource {
     ///   when the path is not a socket, ``LoopError/Code/permissionDenied``
     ///   when its directory is missing or not writable,
     ///   ``LoopError/Code/invalidArgument`` for a path over 107 bytes,
-    ///   ``LoopError/Code/cancelled`` once the app's shutdown has begun.
+    ///   ``LoopError/Code/cancelled`` once the app's shutdown has begun,
+    ///   ``LoopError/Code/inheritedSocketMismatch`` for an inherited socket
+    ///   that is not a listening Unix stream socket.
     public func listen() throws(LoopError) {
         guard !isListening else { return }
         let context = emitter.ownerContext ?? AppContext.current
@@ -116,6 +143,12 @@ public final class UnixServer: EmitterProtocol, LoopResource {
         }
         if context?.simulatedNetwork != nil { throw LoopError.notSimulated("UnixServer.listen", context: path) }
         let loop = try EventLoop.resolve(context, for: "UnixServer(\(path)).listen")
+        if let inherited = try listenOnInheritedSocket(loop: loop) {
+            inherited.onConnection = { [unowned self] error in self.accept(error) }
+            handle = inherited
+            if let shutdown = context?.shutdown, shutdown.listenerDidStart(self) { self.shutdown = shutdown }
+            return
+        }
         try UnixSocketFile.prepareToBind(path)
         let server = try UnixSocketHandle(loop: loop)
         do {
@@ -140,6 +173,7 @@ public final class UnixServer: EmitterProtocol, LoopResource {
     /// Stops listening and unlinks the socket file. Accepted connections
     /// stay open.
     public func close() {
+        handle?.loop.launch.release(self)
         handle?.close()
         handle = nil
         shutdown?.listenerDidStop(ObjectIdentifier(self))

@@ -75,3 +75,22 @@ private func unixSocketHandleConnected(_ request: UnsafeMutablePointer<uv_connec
         owner.onConnect?(status < 0 ? LoopError("uv_pipe_connect", code: status, context: owner.path) : nil)
     }
 }
+
+extension UnixSocketHandle {
+    /// Takes `fd`, a Unix socket made elsewhere (an inherited listener), as
+    /// this handle's socket (`uv_pipe_open`); closing the handle closes it
+    /// but never unlinks its file (libuv unlinks only what it bound).
+    /// ``path`` becomes the path the socket is bound to, else `path`.
+    func open(_ fd: Int32, path: String, describing socket: String) throws(LoopError) {
+        assertOnLoopThread()
+        try LoopError.check(uv_pipe_open(pipe, fd), "uv_pipe_open", context: socket)
+        var buffer = [CChar](repeating: 0, count: 256)
+        var size = buffer.count
+        if uv_pipe_getsockname(pipe, &buffer, &size) == 0, size > 0, size < buffer.count {
+            let bytes = buffer.prefix(size).prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            self.path = String(decoding: bytes, as: UTF8.self)
+        } else {
+            self.path = path
+        }
+    }
+}
