@@ -74,9 +74,11 @@ public final class UnixServer: EmitterProtocol, LoopResource {
     private(set) var handle: UnixSocketHandle?
     /// The shutdown of the app it listens in (see ``TCPServer``).
     private weak var shutdown: ShutdownCoordinator?
-    /// Whether the app's shutdown drains it (stops it, and waits for its
-    /// connections); the inspection server's is left out, so that an
-    /// inspector never holds a shutdown and can watch it.
+    /// Whether it is one of the app's servers: the app's shutdown drains
+    /// it (stops it, and waits for its connections), and it takes an
+    /// inherited socket under socket activation. The inspection server's
+    /// is not, so that an inspector never holds a shutdown and never takes
+    /// a socket meant for the app.
     var isDrained = true
 
     /// - Parameters:
@@ -143,7 +145,9 @@ public final class UnixServer: EmitterProtocol, LoopResource {
         }
         if context?.simulatedNetwork != nil { throw LoopError.notSimulated("UnixServer.listen", context: path) }
         let loop = try EventLoop.resolve(context, for: "UnixServer(\(path)).listen")
-        if let inherited = try listenOnInheritedSocket(loop: loop) {
+        // The app's own servers only: the inspection socket never takes
+        // a socket systemd passed for the app's listeners.
+        if isDrained, let inherited = try listenOnInheritedSocket(loop: loop) {
             inherited.onConnection = { [unowned self] error in self.accept(error) }
             handle = inherited
             if let shutdown = context?.shutdown, shutdown.listenerDidStart(self) { self.shutdown = shutdown }
