@@ -26,6 +26,23 @@ class ContainerBox<Event>: BoundObject {
         node.behavior = behavior
     }
 
+    /// Takes a child instance out of the tree: deactivates it (releasing
+    /// the focus if it is inside), calls `forget` so the box no longer
+    /// holds it, removes and destroys it (every observer in its subtree is
+    /// cancelled). The caller then sends `didDestroy` and refreshes the
+    /// focus.
+    func destroyChild(_ node: ComponentNode, forget: () -> Void) {
+        if let tree = container?.tree, node.isActive {
+            if let focused = tree.focusedNode, focused === node || focused.isDescendant(of: node) {
+                tree.releaseFocus()
+            }
+            tree.deactivate(node)
+        }
+        forget()
+        container?.removeChild(node)
+        node.destroy()
+    }
+
     func report(_ code: Diagnostic.Code, _ message: String) {
         Diagnostics.report(Diagnostic(code, message, path: container?.path), in: container)
     }

@@ -77,16 +77,10 @@ final class SupervisedBox<Content: Component>: ContainerBox<Void>, NodeBehavior,
         cancelPendingRestart()
         isFailing = false
         guard let node = instanceNode else { return }
-        if let tree = container?.tree, node.isActive {
-            if let focused = tree.focusedNode, focused === node || focused.isDescendant(of: node) {
-                tree.releaseFocus()
-            }
-            tree.deactivate(node)
+        destroyChild(node) {
+            instanceNode = nil
+            instance = nil
         }
-        instanceNode = nil
-        instance = nil
-        container?.removeChild(node)
-        node.destroy()
         didDestroy.send()
         container?.tree?.refreshFocus()
     }
