@@ -158,7 +158,7 @@ struct InspectedComponent: RouterComponent {
         #expect(LoopDriver.run(until: { clock.now - start > .milliseconds(100) }))
         // The subject is a loop blocked in real time: nothing else stands
         // for 200 ms of a callback that does not return.
-        usleep(200_000)
+        usleep(200_000)   // real time: the blocked loop is the subject
         start = clock.now
         #expect(LoopDriver.run(until: { clock.now - start > .milliseconds(100) }))
         var replies: [InspectionChannel.Reply] = []

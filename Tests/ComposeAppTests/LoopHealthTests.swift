@@ -23,7 +23,7 @@ import Testing
         var blocked = false
         let blocker = LoopTimer(after: .milliseconds(1), startsWithComponent: false)
         blocker += {
-            usleep(200_000)
+            usleep(200_000)   // real time: the blocked loop is the subject
             blocked = true
         }
         blocker.start()

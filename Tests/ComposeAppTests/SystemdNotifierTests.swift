@@ -16,7 +16,7 @@ struct StatusApp: Component {
 @MainActor
 final class SlowStartService: ServiceLifecycle {
     func start() async throws {
-        try await Application.clock.sleep(for: .seconds(3))
+        try await Application.clock.sleep(for: .seconds(3))   // the app clock: virtual time
     }
 }
 

@@ -91,7 +91,7 @@ private struct CapturingLogHandler: LogHandler {
         // The loop's thread is busy for 300 ms (six intervals): real time,
         // since what is tested is the watchdog's timer against a blocked
         // thread, which virtual time cannot block.
-        usleep(300_000)
+        usleep(300_000)   // real time: the blocked loop is the subject
         #expect(systemd.drain() == [])
 
         #expect(LoopDriver.run(until: { systemd.drain().contains("WATCHDOG=1") }))

@@ -232,14 +232,14 @@ struct DrainClient: Component {
                 countdown.start()
             case .afterASleep:
                 Task { @MainActor in
-                    try await Application.clock.sleep(for: .seconds(1))
+                    try await Application.clock.sleep(for: .seconds(1))    // the app clock: virtual time
                     connection.writeLine("slept")
                     connection.close()
                 }
             case .sleepsTooLong:
                 Task { @MainActor in
                     do {
-                        try await Application.clock.sleep(for: .seconds(60))
+                        try await Application.clock.sleep(for: .seconds(60))   // the app clock: virtual time
                         journal.entries.append("slept")
                     } catch {
                         journal.entries.append("\(type(of: error)) at \(Application.clock.now.offset)")

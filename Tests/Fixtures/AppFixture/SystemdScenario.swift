@@ -23,7 +23,7 @@ struct SystemdScenario: Component {
         user1 += { _ in
             say("blocking")
             // The loop's thread is busy: no timer, no watchdog ping.
-            usleep(1_000_000)
+            usleep(1_000_000)   // real time: the blocked loop is the subject
             say("unblocked")
         }
     }
