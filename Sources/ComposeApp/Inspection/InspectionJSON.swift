@@ -95,7 +95,9 @@ enum InspectionJSON: Sendable, Equatable {
         }
     }
 
-    private static func writeString(_ value: String, to output: inout String) {
+    /// Appends `value` as a JSON string: quotes, backslashes and control
+    /// characters escaped.
+    static func writeString(_ value: String, to output: inout String) {
         output += "\""
         for scalar in value.unicodeScalars {
             switch scalar {

@@ -175,23 +175,11 @@ public final class TraceRecorder {
         return "\(seconds).\(fraction)"
     }
 
-    /// `text` as a JSON string.
+    /// `text` as a JSON string (escaped as the inspection protocol's).
     static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        var result = ""
+        InspectionJSON.writeString(text, to: &result)
+        return result
     }
 }
 
