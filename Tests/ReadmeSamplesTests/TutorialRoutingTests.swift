@@ -4,20 +4,17 @@ import Testing
 
 // The README's routing tutorial, verbatim (checked by ReadmeBlocksTests).
 
-struct InboxComponent: Component {
+struct InboxComponent: PassiveComponent {
     let openMessage = Emitter<String>()
-    var observers: Void { None }
 }
 
-struct MessageComponent: Component {
+struct MessageComponent: PassiveComponent {
     let subject: String
     let close = SignalEmitter()
-    var observers: Void { None }
 }
 
-struct ComposerComponent: Component {
+struct ComposerComponent: PassiveComponent {
     let send = Emitter<String>()
-    var observers: Void { None }
 }
 
 struct MailComponent: RouterComponent {

@@ -19,7 +19,8 @@
 /// ``didEnterFocus``, ``didLeaveFocus``) without storing anything.
 @MainActor
 public protocol Component {
-    /// Registers the component's observers. Use ``None`` when there are none.
+    /// Registers the component's observers. Use ``None`` when there are
+    /// none, or conform to ``PassiveComponent``, which supplies that default.
     var observers: Void { get }
 }
 
