@@ -68,6 +68,8 @@ let package = Package(
             dependencies: [
                 "Compose", "ComposeApp", "ComposePersistence",
                 .product(name: "HeapModule", package: "swift-collections"),
+                // Test apps log into memory (`TestApp.logs`), not to stderr.
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

@@ -37,6 +37,12 @@ public final class TestApp {
     public private(set) var tree: ComponentTree!
     /// Every diagnostic the app reported, binding included, in order.
     public private(set) var diagnostics: [Diagnostic] = []
+    /// The app's log, kept in memory: a test run prints no log line unless
+    /// `COMPOSE_TEST_LOG` asks for it (see ``TestLog``). Empty when the
+    /// app's `StartupConfiguration` brings its own `makeLogHandler`.
+    public var logs: [TestLog.Entry] { log.entries }
+    /// Where ``logs`` are kept.
+    public let log = TestLog()
     /// Every emitter send, lifecycle and route change in the app, with its
     /// path and virtual time, and assertions on them (see ``TestEvents``).
     public private(set) var events: TestEvents!
@@ -132,7 +138,7 @@ public final class TestApp {
             name: name,
             isSimulated: true,
             scheduler: scheduler,
-            logger: configuration.makeLogger(),
+            logger: configuration.makeLogHandler == nil ? log.makeLogger() : configuration.makeLogger(),
             diagnostics: diagnostics,
             shutdownDeadline: configuration.shutdownDeadline,
             forcedExitStatus: configuration.forcedExitStatus

@@ -23,6 +23,11 @@ public final class TestHost<Root: Component> {
     /// Every diagnostic the tree reported, binding included, in order.
     public var diagnostics: [Diagnostic] { collector.diagnostics }
     private let collector: DiagnosticCollector
+    /// The tree's log, kept in memory: a test run prints no log line unless
+    /// `COMPOSE_TEST_LOG` asks for it (see ``TestLog``).
+    public var logs: [TestLog.Entry] { log.entries }
+    /// Where ``logs`` are kept.
+    public let log = TestLog()
 
     /// Binds `root`; activates it unless `activate` is `false`.
     public init(_ root: Root, activate: Bool = true) {
@@ -33,7 +38,7 @@ public final class TestHost<Root: Component> {
         let collector = DiagnosticCollector()
         reported += { collector.diagnostics.append($0) }
         self.collector = collector
-        let context = AppContext(name: "test", isSimulated: true, scheduler: scheduler, diagnostics: reported)
+        let context = AppContext(name: "test", isSimulated: true, scheduler: scheduler, logger: log.makeLogger(), diagnostics: reported)
         self.tree = ComponentTree(root, context: context)
         if activate { tree.activate() }
     }

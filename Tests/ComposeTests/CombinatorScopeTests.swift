@@ -104,10 +104,10 @@ private struct CombinatorMisusingParent: Component {
     @Test func observingAnAncestorsEmitterThroughMapIsReported() {
         let feed = CombinatorFeed()
         let parent = CombinatorMisusingParent(feed: feed)
-        let tree = ComponentTree(parent)
+        let host = TestHost(parent)
         // Reported while binding; `++=` replays the last diagnostic.
         var last: Diagnostic?
-        tree.diagnostics ++= { last = $0 }
+        host.tree.diagnostics ++= { last = $0 }
         #expect(last?.code == .ancestorObservation)
         #expect(last?.path == "combinatorMisusingParent.child")
         parent.numbers.send(1)

@@ -12,14 +12,18 @@ public enum Diagnostics {
     public static let logger = Logger(label: "compose")
 
     /// Reports `diagnostic` to the app whose code is running
-    /// (``AppContext/current``); outside any app, logs it and sends it on
-    /// ``unattached``.
+    /// (``AppContext/current``); outside any app, sends it on
+    /// ``unattached`` and logs it when nothing observes ``unattached``:
+    /// an observer (a test asserting it, an app forwarding it) takes it
+    /// over.
     package static func report(_ diagnostic: Diagnostic) {
         if let context = AppContext.current {
             context.report(diagnostic)
             return
         }
-        logger.warning("\(diagnostic.description)")
+        if unattached.observerCount == 0 {
+            logger.warning("\(diagnostic.description)")
+        }
         unattached.send(diagnostic)
     }
 
