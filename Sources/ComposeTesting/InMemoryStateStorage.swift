@@ -29,6 +29,7 @@ public final class InMemoryStateStorage: StateStorage {
         /// What was saved.
         public let bytes: [UInt8]
 
+        /// The record of `bytes`, saved under `key`, moved aside.
         public init(key: String, bytes: [UInt8]) {
             self.key = key
             self.bytes = bytes
