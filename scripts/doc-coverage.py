@@ -29,11 +29,15 @@ def graphs(scratch, module):
     """The newest symbol graph files of `module` under `scratch`, one per file name."""
     found = {}
     patterns = [f"{module}.symbols.json", f"{module}@*.symbols.json"]
+    # swift-docc-plugin extracts into <triple>/extracted-symbols/<package>/<module>/;
+    # any other copy (an older layout, a hand-run extract) only if there is none.
+    roots = glob.glob(os.path.join(scratch, "*", "extracted-symbols")) or [scratch]
     for pattern in patterns:
-        for path in glob.glob(os.path.join(scratch, "**", pattern), recursive=True):
-            name = os.path.basename(path)
-            if name not in found or os.path.getmtime(path) > os.path.getmtime(found[name]):
-                found[name] = path
+        for root in roots:
+            for path in glob.glob(os.path.join(root, "**", pattern), recursive=True):
+                name = os.path.basename(path)
+                if name not in found or os.path.getmtime(path) > os.path.getmtime(found[name]):
+                    found[name] = path
     return sorted(found.values())
 
 
