@@ -5,11 +5,12 @@
 #   make bench-instructions  counts instructions per operation with callgrind
 #   make check-leaks  runs fixture apps under valgrind: no leak, no invalid access
 #   make soak   the relay and chat daemons against hostile clients (about 2 min)
+#   make docs   builds the API reference and articles (DocC), warnings as errors
 
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build test run bench bench-instructions deps clean check-leaks soak
+.PHONY: all build test run bench bench-instructions deps clean check-leaks soak docs
 
 all: build
 
@@ -71,3 +72,15 @@ soak: deps
 
 clean:
 	rm -rf .build Benchmarks/.build
+
+# The API reference and articles: the DocC catalogs of Compose, ComposeApp,
+# ComposePersistence and ComposeTesting (Sources/*/*.docc), built by
+# swift-docc-plugin with warnings as errors (a broken link or a bad symbol
+# reference fails), then scripts/doc-coverage.py fails on any public symbol
+# without a doc comment. No network needed. Its own scratch path, so it
+# never invalidates the test build. Archives: .build-docs/plugins/Swift-DocC/outputs/.
+DOC_TARGETS := Compose ComposeApp ComposePersistence ComposeTesting
+docs: deps
+	$(SWIFT) package --scratch-path .build-docs generate-documentation \
+		$(foreach t,$(DOC_TARGETS),--target $(t)) --warnings-as-errors
+	python3 scripts/doc-coverage.py .build-docs $(DOC_TARGETS)

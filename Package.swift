@@ -33,6 +33,8 @@ let package = Package(
         // gives a backend; the chat example exports Prometheus text.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `make docs`: the DocC catalogs (Sources/*/*.docc) with warnings as errors.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(

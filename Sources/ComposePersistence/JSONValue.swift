@@ -11,12 +11,19 @@
 /// Numbers are ``integer(_:)`` when they fit an `Int`, ``double(_:)``
 /// otherwise. Object members have no order (JSON gives them none).
 public enum JSONValue: Hashable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number that fits an `Int`.
     case integer(Int)
+    /// Any other number.
     case double(Double)
+    /// A string.
     case string(String)
+    /// An array of values, in order.
     case array([JSONValue])
+    /// An object: its members by name.
     case object([String: JSONValue])
 
     /// The member `key` of an object; `nil` for a missing member or a value

@@ -18,8 +18,10 @@ public enum StateEnvelope {
 
     /// `state` in an envelope, as compact JSON (UTF-8).
     ///
-    /// - Parameter version: The version to record; that of `State` when
-    ///   `nil` (another one makes an old file, for tests of migrations).
+    /// - Parameters:
+    ///   - state: The state to save.
+    ///   - version: The version to record; that of `State` when
+    ///     `nil` (another one makes an old file, for tests of migrations).
     /// - Throws: `EncodingError` when `state` cannot be encoded (a
     ///   non-finite `Double`, ...).
     public static func encode<State: Encodable>(_ state: State, version: Int? = nil) throws -> [UInt8] {
@@ -108,6 +110,7 @@ public struct StateEnvelopeError: Error, Sendable, Hashable, CustomStringConvert
         case noMigration
     }
 
+    /// Which problem it is.
     public let code: Code
     /// The version in the file.
     public let saved: Int

@@ -2,13 +2,13 @@ public import ComposeApp
 internal import Logging
 
 /// Restores and saves an app's persisted stores (`@Store(persistedAs:)`)
-/// through a ``StateStorage``: JSON in a versioned envelope
+/// through a `StateStorage`: JSON in a versioned envelope
 /// (``StateEnvelope``), saves debounced on the app's clock, flushed at
 /// shutdown, failures reported as diagnostics and retried.
 ///
 /// The runtime installs one on the app's context when the app's
-/// configuration asks for it (``StatePersistenceFactory/json(debounce:maximumWait:)``),
-/// on a ``FileStateStorage`` in the app's state directory; `TestApp`
+/// configuration asks for it (`StatePersistenceFactory.json(debounce:maximumWait:)`),
+/// on a `FileStateStorage` in the app's state directory; `TestApp`
 /// installs one on an in-memory storage.
 ///
 /// **When a state is saved.** A change is saved once the state has stayed
@@ -21,9 +21,9 @@ internal import Logging
 /// ``flush()``. Without a scheduler every change is saved at once.
 ///
 /// **When something fails.** A file that cannot be read or decoded is moved
-/// aside (``StateStorage/moveAside(key:)``) and reported as
-/// ``Diagnostic/Code/stateUnreadable``; the store keeps its default state.
-/// A save that fails is reported as ``Diagnostic/Code/stateSaveFailed``
+/// aside (`StateStorage.moveAside(key:)`) and reported as
+/// `Diagnostic.Code.stateUnreadable`; the store keeps its default state.
+/// A save that fails is reported as `Diagnostic.Code.stateSaveFailed`
 /// with the path and the error; the previous save stays intact and the
 /// state is saved again at the next change (and at shutdown).
 ///
@@ -53,6 +53,10 @@ public final class StatePersistence<Storage: StateStorage>: StatePersisting {
     /// at `context`'s shutdown.
     ///
     /// - Parameters:
+    ///   - storage: Where the bytes go (a file per key in an app, memory in
+    ///     a test).
+    ///   - context: The app whose stores are persisted; saves run on its
+    ///     clock and are flushed at its shutdown.
     ///   - debounce: How long a state must stay unchanged before it is
     ///     saved.
     ///   - maximumWait: The longest a change waits while the state keeps

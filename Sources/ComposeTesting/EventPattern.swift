@@ -1,6 +1,6 @@
 public import Compose
 
-/// What a test expects of one ``AppEvent``: its kind, where it happened,
+/// What a test expects of one `AppEvent`: its kind, where it happened,
 /// optionally the value sent (compared by description) and when.
 ///
 /// ```swift

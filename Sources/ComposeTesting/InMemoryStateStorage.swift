@@ -29,6 +29,7 @@ public final class InMemoryStateStorage: StateStorage {
         /// What was saved.
         public let bytes: [UInt8]
 
+        /// The record of `bytes`, saved under `key`, moved aside.
         public init(key: String, bytes: [UInt8]) {
             self.key = key
             self.bytes = bytes
@@ -90,8 +91,11 @@ public final class InMemoryStateStorage: StateStorage {
 
     /// Saves `state` under `key` as a save would, for a store to restore.
     ///
-    /// - Parameter version: The version to record (an older one to test a
-    ///   migration); `State`'s by default.
+    /// - Parameters:
+    ///   - state: The state to save.
+    ///   - key: The store's key, as in `@Store(persistedAs: key)`.
+    ///   - version: The version to record (an older one to test a
+    ///     migration); `State`'s by default.
     /// - Throws: When `state` cannot be encoded.
     public func seed<State: Encodable>(_ state: State, key: String, version: Int? = nil) throws {
         contents[key] = try StateEnvelope.encode(state, version: version)

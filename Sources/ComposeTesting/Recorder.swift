@@ -40,6 +40,7 @@ public final class EventLog {
     /// The events, in the order they happened.
     public private(set) var events: [String] = []
 
+    /// An empty log.
     public init() {}
 
     /// Appends `event`.

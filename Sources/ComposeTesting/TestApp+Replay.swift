@@ -88,7 +88,7 @@ extension TestApp {
     }
 
     /// Whether sends at this app's event paths carry JSON values
-    /// (``AppEvent/json``) for `paths` from now on: call it in `setUp` so
+    /// (`AppEvent.json`) for `paths` from now on: call it in `setUp` so
     /// that the startup's sends carry them too (``replay(_:inputs:)``
     /// compares by text where they do not).
     public func captureValues(atPaths paths: [String]) {

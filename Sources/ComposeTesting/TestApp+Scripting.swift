@@ -73,9 +73,12 @@ extension TestApp {
     /// connection.write("+PONG\r\n")
     /// ```
     ///
-    /// - Parameter onAccept: Runs with the test's end of each connection
-    ///   the server accepts, before the app's connect completes (a greeting
-    ///   written there is the first thing the app reads).
+    /// - Parameters:
+    ///   - port: The port the app connects to; 0 picks a free one (read it
+    ///     from the returned server).
+    ///   - onAccept: Runs with the test's end of each connection
+    ///     the server accepts, before the app's connect completes (a greeting
+    ///     written there is the first thing the app reads).
     public func listen(port: UInt16 = 0, onAccept: (@MainActor (TestPeer) -> Void)? = nil) -> TestServer {
         TestServer(app: self, network: world.network, port: port, onAccept: onAccept)
     }

@@ -14,7 +14,7 @@ extension TestApp {
     ///
     /// - Parameter variables: The environment systemd would set
     ///   (`WATCHDOG_USEC`, `WATCHDOG_PID`, ...), read as
-    ///   ``SystemdEnvironment`` reads the process's; `NOTIFY_SOCKET` is
+    ///   `SystemdEnvironment` reads the process's; `NOTIFY_SOCKET` is
     ///   set unless `variables` sets it (to `""`: not under systemd).
     public func runsUnderSystemd(_ variables: [String: String] = [:]) {
         let environment = ["NOTIFY_SOCKET": "@compose-test"].merging(variables) { _, given in given }

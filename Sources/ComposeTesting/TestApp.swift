@@ -76,7 +76,8 @@ public final class TestApp {
     /// `ServiceRegistry.startFailureExitStatus`.
     ///
     /// - Parameters:
-    ///   - config: The app's configuration (``AppContext/config``), in
+    ///   - type: The app's root component type, as `@main` names it.
+    ///   - config: The app's configuration (`AppContext.config`), in
     ///     memory, above its file and defaults; nothing is read from the
     ///     process's arguments or environment. `["config": "app.json"]`
     ///     reads that file too, again on `send(.hangup)`.
@@ -199,7 +200,7 @@ public final class TestApp {
 
     // MARK: Driving
 
-    /// Runs `body` as the app's code (``AppContext/current`` is the app's
+    /// Runs `body` as the app's code (`AppContext.current` is the app's
     /// context), then everything it made due.
     @discardableResult
     public func run<R>(_ body: () throws -> R) rethrows -> R {
@@ -226,7 +227,7 @@ public final class TestApp {
 
     /// Moves virtual time forward by `duration`, letting the app's tasks
     /// run on the way: like ``advance(by:)``, and each time the clock moves,
-    /// the tasks it woke (sleeps on ``AppContext/clock``, tasks observers
+    /// the tasks it woke (sleeps on `AppContext.clock`, tasks observers
     /// started) run before it moves again, so they resume in virtual-time
     /// order.
     ///
@@ -270,7 +271,7 @@ public final class TestApp {
     /// Connects a client to the app's `TCPServer` listening on `port`; the
     /// server accepts it at once. Nothing touches a real socket.
     ///
-    /// - Throws: ``LoopError/Code/connectionRefused`` when no server of the
+    /// - Throws: `LoopError.Code.connectionRefused` when no server of the
     ///   app listens on `port`.
     public func connect(port: UInt16) throws(LoopError) -> TestPeer {
         // A test context always has its simulated network.
@@ -322,8 +323,8 @@ public final class TestApp {
 
     /// Runs the app on virtual time until it ends, as ``runUntilExit(limit:)``
     /// does, letting the app's tasks run each time the clock moves (see
-    /// ``advance(by:)-(Duration)``): for apps whose async code sleeps on
-    /// ``AppContext/clock``.
+    /// `advance(by:)`, async): for apps whose async code sleeps on
+    /// `AppContext.clock`.
     public func runUntilExit(limit: Duration = .seconds(24 * 3600)) async {
         let end = scheduler.now + limit
         await settle()

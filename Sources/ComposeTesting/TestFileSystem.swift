@@ -36,23 +36,23 @@ public struct TestFileSystem {
         app.perform { files.change(kind, at: path) }
     }
 
-    /// The contents or attributes of `path` changed (``FileWatcher/Event/Kind/modified``).
+    /// The contents or attributes of `path` changed (`FileWatcher.Event.Kind.modified`).
     public func modify(_ path: String) {
         send(.modified, at: path)
     }
 
-    /// `path` appeared (``FileWatcher/Event/Kind/created``).
+    /// `path` appeared (`FileWatcher.Event.Kind.created`).
     public func create(_ path: String) {
         send(.created, at: path)
     }
 
-    /// `path` disappeared (``FileWatcher/Event/Kind/deleted``).
+    /// `path` disappeared (`FileWatcher.Event.Kind.deleted`).
     public func delete(_ path: String) {
         send(.deleted, at: path)
     }
 
     /// Something else took the name `path`, such as an editor's atomic save
-    /// (``FileWatcher/Event/Kind/renamed``).
+    /// (`FileWatcher.Event.Kind.renamed`).
     public func replace(_ path: String) {
         send(.renamed, at: path)
     }

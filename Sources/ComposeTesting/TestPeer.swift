@@ -56,8 +56,8 @@ public final class TestPeer {
 
     /// Stops reading, as a client that no longer reads: its receive buffer
     /// takes `window` more bytes, then the app's writes queue up (and its
-    /// back-pressure, ``TCPConnection/maximumQueuedBytes`` and
-    /// ``TCPConnection/closeFlushTimeout`` come into play). What arrives
+    /// back-pressure, `TCPConnection.maximumQueuedBytes` and
+    /// `TCPConnection.closeFlushTimeout` come into play). What arrives
     /// meanwhile is in ``received`` only after ``resumeReading()``.
     ///
     /// ```swift

@@ -2,7 +2,7 @@ public import Compose
 import HeapModule
 import Synchronization
 
-/// A ``Scheduler`` on virtual time: nothing runs until the test advances the
+/// A `Scheduler` on virtual time: nothing runs until the test advances the
 /// clock, and then everything due runs in time order, exactly and instantly.
 ///
 /// ```swift
@@ -37,6 +37,7 @@ public final class VirtualScheduler: Scheduler {
     private var actions: [UInt64: @MainActor () -> Void] = [:]
     private var nextID: UInt64 = 1
 
+    /// A scheduler at time zero with nothing pending.
     public init() {}
 
     /// Actions scheduled and not yet run or cancelled.

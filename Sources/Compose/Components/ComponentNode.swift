@@ -5,7 +5,7 @@
 /// lifecycle emitters. Copies of a component value lead to the same node
 /// (see ``Component/node``); two instances, even of the same type, never do.
 ///
-/// Nodes are created by binding (``ComponentTree/init(_:label:scheduler:logger:)``)
+/// Nodes are created by binding (``ComponentTree/init(_:label:scheduler:logger:diagnostics:)``)
 /// and live until their subtree is destroyed.
 @MainActor
 public final class ComponentNode {

@@ -30,6 +30,7 @@
 public struct InstanceComponent<Content: Component>: Component {
     @usableFromInline let box = InstanceBox<Content>()
 
+    /// An empty container: add instances with `add { T(...) }` once it is bound.
     public init() {}
 
     public var observers: Void { None }

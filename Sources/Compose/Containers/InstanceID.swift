@@ -4,6 +4,8 @@ public struct InstanceID: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// The number behind the id (1, 2, 3, ... in order of creation).
     public let rawValue: UInt64
 
+    /// The id whose number is `rawValue`; containers make their ids
+    /// themselves, so this is for tests and for ids read back from a report.
     public init(rawValue: UInt64) {
         self.rawValue = rawValue
     }

@@ -54,6 +54,8 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     /// The label path of the component concerned (`app.auth.logIn`), if any.
     public let path: String?
 
+    /// A diagnostic of kind `code`, saying what was wrong and what would be
+    /// right, about the component at `path` (if any).
     public init(_ code: Code, _ message: String, path: String? = nil) {
         self.code = code
         self.message = message

@@ -6,7 +6,7 @@ extension AppContext {
     /// Off by default, and then it costs one branch per send. `TestApp`
     /// turns it on; an inspector can turn it on in a running app. Tracing
     /// also stays on while something holds it (a trace recorder, see
-    /// ``holdTracing()``), whatever this property says.
+    /// `holdTracing()`), whatever this property says.
     ///
     /// ```swift
     /// context.tracesEvents = true

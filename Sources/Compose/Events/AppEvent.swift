@@ -40,7 +40,7 @@ public struct AppEvent: Hashable, Sendable, CustomStringConvertible {
     /// lifecycle events.
     public let value: String?
     /// The value sent, as JSON, when a trace recorder asked for the sends
-    /// at ``path`` (see ``AppContext/captureValues(atPaths:encode:)``) and
+    /// at ``path`` (see `AppContext.captureValues(atPaths:encode:)`) and
     /// the value is `Encodable`; `nil` otherwise. This is the form a
     /// recorded trace replays.
     public let json: String?

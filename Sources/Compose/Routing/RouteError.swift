@@ -26,6 +26,8 @@ public struct RouteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A sentence naming the segment, where it failed, and the choices.
     public let message: String
 
+    /// An error for `segment`, which failed as `code` says, with the
+    /// segments valid at its level and the sentence that explains it.
     public init(code: Code, segment: String, choices: [String], message: String) {
         self.code = code
         self.segment = segment

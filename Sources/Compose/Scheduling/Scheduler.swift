@@ -26,6 +26,8 @@ public struct ScheduledAction: Hashable, Sendable {
     /// Unique among the actions of one scheduler.
     public let id: UInt64
 
+    /// The handle whose id is `id`, unique among the scheduler's actions:
+    /// schedulers make it in `schedule(after:_:)`.
     public init(id: UInt64) {
         self.id = id
     }

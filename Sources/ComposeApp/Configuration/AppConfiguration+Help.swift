@@ -85,7 +85,7 @@ extension AppConfiguration {
 
     /// The command-line flags no read has asked for (misspellings, or
     /// settings the app does not have), each reported as
-    /// ``Diagnostic/Code/unknownArgument``. `StartupComponent.main()` calls
+    /// `Diagnostic.Code.unknownArgument`. `StartupComponent.main()` calls
     /// it once the root is active.
     ///
     /// - Returns: The flags reported, as written (`--prot`).

@@ -9,7 +9,7 @@ import Glibc
 /// from the command line, the environment, an optional JSON file and the
 /// app's defaults, reloaded on `SIGHUP`.
 ///
-/// Every app has one on its context (``AppContext/configuration``), ready
+/// Every app has one on its context (`AppContext.configuration`), ready
 /// before its root component is created, so the root's `init()` reads its
 /// settings there:
 ///
@@ -36,7 +36,7 @@ import Glibc
 /// stays the same object: readers made from it before, scoped ones
 /// included, see the new values, and `watch` readers are told. A file that
 /// cannot be read or parsed is a diagnostic
-/// (``Diagnostic/Code/configurationFileRejected``): at startup the app
+/// (`Diagnostic.Code.configurationFileRejected`): at startup the app
 /// goes on without it; on a reload the previous values stay, the
 /// environment's included, and ``didReload`` is not sent.
 ///
@@ -140,7 +140,7 @@ public final class AppConfiguration {
     /// ``didReload``; `SIGHUP` calls it.
     ///
     /// When the file cannot be read or parsed, reports
-    /// ``Diagnostic/Code/configurationFileRejected`` naming the file and
+    /// `Diagnostic.Code.configurationFileRejected` naming the file and
     /// why, keeps every previous value and sends nothing.
     ///
     /// - Returns: Whether the new values are in place.

@@ -36,7 +36,7 @@ extension AppContext {
 }
 
 extension Application {
-    /// The running app's configuration reader (``AppContext/config``),
+    /// The running app's configuration reader (`AppContext.config`),
     /// from its code, its root's `init()` included:
     ///
     /// ```swift
@@ -54,7 +54,7 @@ extension Application {
     /// }
     /// ```
     ///
-    /// Outside a running app it reports ``Diagnostic/Code/noRunningApp``
+    /// Outside a running app it reports `Diagnostic.Code.noRunningApp`
     /// and returns a reader with no values, so every read gets its default.
     public static var config: ConfigReader {
         guard let context = context else {

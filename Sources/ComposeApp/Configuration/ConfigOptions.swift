@@ -4,7 +4,7 @@ public import Configuration
 /// the key that names a configuration file, the app's defaults, the
 /// descriptions `--help` prints and the file formats understood.
 ///
-/// An app reads its settings through ``AppContext/config`` (a
+/// An app reads its settings through `AppContext.config` (a
 /// swift-configuration `ConfigReader`), layered from the highest priority:
 ///
 /// 1. the command line: `--room-capacity 8` or `--room-capacity=8` (key

@@ -1,7 +1,7 @@
 /// Why a configuration file or value could not be used: the file cannot be
 /// read or does not parse, or a value does not convert to the type read.
 /// A rejected file is reported as a diagnostic
-/// (``Diagnostic/Code/configurationFileRejected``) and the app goes on
+/// (`Diagnostic.Code.configurationFileRejected`) and the app goes on
 /// with the values it had; a value that does not convert makes the reader
 /// return its default.
 public struct ConfigurationError: Error, Sendable, CustomStringConvertible {

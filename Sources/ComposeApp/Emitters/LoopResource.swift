@@ -6,7 +6,7 @@ import Logging
 /// ``startsWithComponent``), stops when it disappears (if
 /// ``stopsWithComponent``) and closes when it is destroyed. Conforming types
 /// supply ``start()``, ``stop()``, ``close()``, ``startsWithComponent`` and
-/// ``offeredEmitters``; the ``ComponentAttachment`` calls come from this
+/// ``offeredEmitters``; the `ComponentAttachment` calls come from this
 /// protocol.
 ///
 /// What the calls mean for each resource of ComposeApp:
@@ -92,7 +92,7 @@ extension LoopResource {
 }
 
 extension EmitterProtocol {
-    /// Makes `node` the owner of this emitter (see ``Emitter/adopt(by:)``).
+    /// Makes `node` the owner of this emitter (see `Emitter.adopt(by:)`).
     public func adopt(by node: ComponentNode) {
         emitter.adopt(by: node)
     }

@@ -23,7 +23,7 @@ import Logging
 ///
 /// **Clock.** A timer runs on the clock of the app it belongs to: the
 /// context of the tree it is bound in, else the running app's
-/// (``AppContext/current``). In an app that is a libuv timer; in a test
+/// (`AppContext.current`). In an app that is a libuv timer; in a test
 /// context (`TestApp`, `TestHost`) it is the virtual clock, so
 /// `app.advance(by: .minutes(10))` fires a one-minute timer ten times,
 /// at once.

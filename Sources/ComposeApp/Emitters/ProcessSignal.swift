@@ -32,6 +32,8 @@ public final class ProcessSignal: EmitterProtocol, LoopResource {
         public let rawValue: Int32
         public let description: String
 
+        /// The signal numbered `rawValue` on this platform, shown as `name`
+        /// (`SIGHUP`): for a signal the named constants do not cover.
         public init(rawValue: Int32, name: String) {
             self.rawValue = rawValue
             self.description = name

@@ -67,7 +67,14 @@ public final class FileWatcher: EmitterProtocol, LoopResource {
         /// What happened to the entry (see ``FileWatcher`` for how exact
         /// this is).
         public enum Kind: String, Hashable, Sendable {
-            case created, modified, deleted, renamed
+            /// The entry was created (or moved in).
+            case created
+            /// The entry's contents or attributes changed.
+            case modified
+            /// The entry was deleted (or moved out).
+            case deleted
+            /// The entry was renamed or moved.
+            case renamed
         }
 
         /// The full path of the entry that changed: the watched path joined
@@ -77,6 +84,7 @@ public final class FileWatcher: EmitterProtocol, LoopResource {
         /// What happened to it.
         public let kind: Kind
 
+        /// A change of kind `kind` to the entry at `path`.
         public init(path: String, kind: Kind) {
             self.path = path
             self.kind = kind

@@ -32,7 +32,7 @@ extension EmitterProtocol where Value == ByteChunk {
 
 extension EmitterProtocol where Value == String {
     /// Writes every line this emitter sends to `sink`, followed by `\n`,
-    /// with the back-pressure of ``EmitterProtocol/relay(to:pausing:)``.
+    /// with the back-pressure of `EmitterProtocol.relay(to:pausing:)`.
     ///
     /// ```swift
     /// child.output.relay(to: connection, pausing: child)

@@ -1,5 +1,5 @@
 /// How well an app's event loop keeps up, over the last minute
-/// (``AppContext/loopHealth``): how late a timer fired (the loop lag: how
+/// (`AppContext.loopHealth`): how late a timer fired (the loop lag: how
 /// long any event waited for a loop busy with something else), how many
 /// events it handled, and how busy it was.
 ///

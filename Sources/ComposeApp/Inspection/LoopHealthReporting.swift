@@ -2,7 +2,7 @@ public import Compose
 
 /// Where the `loop` report of `compose inspect PID loop` (its `health`
 /// section) and the `SIGUSR1` report take the loop's health from, when not
-/// from the runtime's own sampling (``AppContext/loopHealth``): a test
+/// from the runtime's own sampling (`AppContext.loopHealth`): a test
 /// context, which has no loop, or an app that measures differently.
 ///
 /// ```swift

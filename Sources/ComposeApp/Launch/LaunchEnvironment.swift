@@ -9,7 +9,7 @@ import Glibc
 ///
 /// `StartupComponent.main()` reads it once from the process's environment
 /// (``process()``) into the app's context, before anything listens; a test
-/// sets ``AppContext/launchEnvironment`` to one of its own making instead.
+/// sets `AppContext.launchEnvironment` to one of its own making instead.
 /// Nothing here is read from the process later.
 ///
 /// **Socket activation** (`sd_listen_fds(3)`): the launcher passes the

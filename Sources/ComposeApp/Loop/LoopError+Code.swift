@@ -72,7 +72,7 @@ extension LoopError {
         /// `ENOTDIR`: a component of the path is not a directory.
         case notDirectory
         /// Not a libuv error: the resource was used outside an app with an
-        /// event loop (no ``AppContext`` of a running app, or a test
+        /// event loop (no `AppContext` of a running app, or a test
         /// context, which simulates its I/O).
         case noEventLoop
         /// Not a libuv error: a connection's peer left more than

@@ -2,9 +2,9 @@ internal import CLibUV
 import Compose
 import Logging
 
-/// A ``Scheduler`` on libuv timers, so `debounce`, `delay` and `throttle`
+/// A `Scheduler` on libuv timers, so `debounce`, `delay` and `throttle`
 /// run on real time in apps: the scheduler of a live app context
-/// (``AppContext/scheduler``). Every scheduled action owns a one-shot timer
+/// (`AppContext.scheduler`). Every scheduled action owns a one-shot timer
 /// handle that is closed when it fires or is cancelled.
 @MainActor
 public final class LoopScheduler: Scheduler {

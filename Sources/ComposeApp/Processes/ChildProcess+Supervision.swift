@@ -31,6 +31,7 @@ extension ChildProcess {
         /// How the run ended.
         public let termination: Termination
 
+        /// The failure of a run of `executable` that ended as `termination` says.
         public init(executable: String, termination: Termination) {
             self.executable = executable
             self.termination = termination

@@ -10,6 +10,8 @@ extension ChildProcess {
         /// The signal that ended the process, if one did.
         public let signal: Int32?
 
+        /// An end with exit status `status` (0 when a signal ended the
+        /// process), or by the signal numbered `signal`.
         public init(status: Int64, signal: Int32?) {
             self.status = status
             self.signal = signal

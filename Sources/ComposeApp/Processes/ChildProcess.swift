@@ -178,7 +178,7 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
     /// additions, or clean (see ``Environment``).
     public let environment: Environment
     /// The user ID the child runs as, or `nil` for this process's (see
-    /// ``init(_:arguments:environment:workingDirectory:user:group:limits:umask:parentDeathSignal:acceptsInput:startsWithComponent:)``).
+    /// `init(_:arguments:environment:workingDirectory:user:group:limits:umask:parentDeathSignal:acceptsInput:startsWithComponent:)`).
     public let user: UInt32?
     /// The group ID the child runs as, or `nil` for this process's.
     public let group: UInt32?

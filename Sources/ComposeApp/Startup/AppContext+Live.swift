@@ -5,7 +5,7 @@ extension AppContext {
     /// A live context: an event loop of its own, a clock on that loop's
     /// timers, and `logger`. `StartupComponent.main()` makes one for the
     /// app; make one yourself to run real I/O outside `main()`, for example
-    /// in a test, with the resources made or bound inside its ``run(_:)``.
+    /// in a test, with the resources made or bound inside its `run(_:)`.
     ///
     /// ```swift
     /// let context = try AppContext.live(name: "probe")

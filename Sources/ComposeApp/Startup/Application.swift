@@ -4,10 +4,10 @@ import Compose
 /// follow deep links.
 ///
 /// Each call acts on the app whose code is running
-/// (``AppContext/current``): the one `StartupComponent.main()` runs, or,
+/// (`AppContext.current`): the one `StartupComponent.main()` runs, or,
 /// in a test, the `TestApp` that drives it, even with several alive in
 /// one process. Called outside any app, a call does nothing and logs a
-/// diagnostic (see ``Diagnostics/unattached``).
+/// diagnostic (see `Diagnostics.unattached`).
 @MainActor
 public enum Application {
     /// The context of the running app, if code of one is running.
@@ -35,12 +35,12 @@ public enum Application {
     }
 
     /// The route string of the focused chain (see
-    /// ``ComponentTree/currentRoute``), or `""` before binding.
+    /// `ComponentTree.currentRoute`), or `""` before binding.
     public static var currentRoute: String {
         tree?.currentRoute ?? ""
     }
 
-    /// Opens a deep link (see ``ComponentTree/open(_:mode:)``).
+    /// Opens a deep link (see `ComponentTree.open(_:mode:)`).
     public static func open(_ route: String, mode: RouteOpeningMode = .replace) throws(RouteError) {
         guard let tree else {
             throw RouteError(code: .notBound, segment: route, choices: [], message: "Cannot open \"\(route)\": the app's tree is not bound yet. Open routes from didBindRootComponent() or later.")

@@ -38,15 +38,15 @@ import Glibc
 /// ```
 ///
 /// `main()` registers the services, starts those that start with the app
-/// (see ``ServiceRegistry``; if they cannot start, it stops those that did
-/// and exits with ``ServiceRegistry/startFailureExitStatus``), creates the
+/// (see `ServiceRegistry`; if they cannot start, it stops those that did
+/// and exits with `ServiceRegistry.startFailureExitStatus`), creates the
 /// component with `init()`, calls
 /// ``willBindRootComponent()``, binds the tree, calls
 /// ``didBindRootComponent()``, activates the root (`didAppear`, parents
 /// first, start routes included) and runs the loop until nothing keeps it
 /// running or the app shuts down (``Application/shutdown(status:)``,
 /// `SIGINT`, `SIGTERM`). Shutdown first drains (see
-/// ``ShutdownCoordinator``): the app's listeners close, the connections
+/// `ShutdownCoordinator`): the app's listeners close, the connections
 /// they accepted are told (``TCPConnection/willDrain``) and have up to
 /// ``StartupConfiguration/drainTimeout`` to close; then it deactivates the
 /// tree (children first), destroys it, stops the services in reverse
@@ -56,7 +56,7 @@ public protocol StartupComponent: Component {
     /// Creates the root component.
     init()
     /// Registers the app's services, before anything else runs (see
-    /// ``ServiceRegistry``). A `TestApp` registers its overrides after.
+    /// `ServiceRegistry`). A `TestApp` registers its overrides after.
     static func registerServices(in services: ServiceRegistry)
     /// Called before the tree is bound.
     func willBindRootComponent()

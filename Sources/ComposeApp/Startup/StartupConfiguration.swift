@@ -38,12 +38,12 @@ public struct StartupConfiguration: Sendable {
     /// `$XDG_STATE_HOME/<app>` or `~/.local/state/<app>` (see
     /// ``defaultStateDirectory(app:environment:)``).
     public var stateDirectory: String?
-    /// How the app's configuration (``AppContext/config``) is read: the
+    /// How the app's configuration (`AppContext.config`) is read: the
     /// environment prefix, the file key, defaults, `--help` descriptions.
     public var config: ConfigOptions
     /// How long a shutdown waits for the connections its listeners
     /// accepted to close, once told (`TCPConnection.willDrain`), before it
-    /// closes them (see ``ShutdownCoordinator/Phase/draining``). 5 s by
+    /// closes them (see `ShutdownCoordinator.Phase.draining`). 5 s by
     /// default; keep it shorter than ``shutdownDeadline``, which bounds the
     /// whole shutdown, drain included. An app with no connection open does
     /// not wait at all.
@@ -76,6 +76,8 @@ public struct StartupConfiguration: Sendable {
     /// default. The setting `workers` (`--workers 4`) overrides the count.
     public var workers: WorkerOptions
 
+    /// A configuration with the defaults described on each property; name
+    /// only what differs: `StartupConfiguration(statePersistence: .json())`.
     public init(
         shutdownSignals: [ProcessSignal.Name] = [.interrupt, .terminate],
         shutdownDeadline: Duration = .seconds(10),

@@ -1,6 +1,6 @@
 /// How an app persists its `@Store(persistedAs:)` stores: makes the
-/// ``StatePersisting`` the runtime installs on the app's context
-/// (``AppContext/statePersistence``) before the root is bound.
+/// `StatePersisting` the runtime installs on the app's context
+/// (`AppContext.statePersistence`) before the root is bound.
 ///
 /// The runtime hands it a ``FileStateStorage`` in the app's state directory
 /// (``StartupConfiguration/stateDirectory``); ComposeTesting's `TestApp`

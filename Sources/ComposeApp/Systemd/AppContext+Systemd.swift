@@ -21,14 +21,14 @@ extension AppContext {
 }
 
 extension Application {
-    /// The running app's systemd notifier (``AppContext/systemd``), from
+    /// The running app's systemd notifier (`AppContext.systemd`), from
     /// its code:
     ///
     /// ```swift
     /// clients.didChange += { Application.systemd.status = "serving \(clients.count) clients" }
     /// ```
     ///
-    /// Outside a running app it reports ``Diagnostic/Code/noRunningApp``
+    /// Outside a running app it reports `Diagnostic.Code.noRunningApp`
     /// and returns a notifier that sends nothing.
     public static var systemd: SystemdNotifier {
         guard let context else {

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// A log handler for standard error connected to the systemd journal: each
-/// line is swift-log's ``StreamLogHandler`` line preceded by its syslog
+/// line is swift-log's `StreamLogHandler` line preceded by its syslog
 /// priority, `<N>`, which journald stores as the entry's priority (so
 /// `journalctl -p warning` shows warnings and worse, in colour).
 ///

@@ -8,7 +8,7 @@ import Glibc
 /// (`JOURNAL_STREAM`).
 ///
 /// The runtime reads it once, at startup (``process(unsettingNotifyVariables:)``),
-/// and hands it to the app's ``SystemdNotifier`` (``AppContext/systemd``);
+/// and hands it to the app's ``SystemdNotifier`` (`AppContext.systemd`);
 /// tests make one from a dictionary:
 ///
 /// ```swift

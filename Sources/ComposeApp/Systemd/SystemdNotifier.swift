@@ -6,7 +6,7 @@ import Glibc
 
 /// The app's side of systemd's notify protocol (`sd_notify`), spoken
 /// without libsystemd: datagrams to `$NOTIFY_SOCKET`. Reached as
-/// ``AppContext/systemd`` or, from an app's code, ``Application/systemd``.
+/// `AppContext.systemd` or, from an app's code, ``Application/systemd``.
 ///
 /// The runtime sends what the service manager needs without the app doing
 /// anything:

@@ -3,7 +3,7 @@ import Compose
 
 extension TCPConnection {
     /// Connects to `host:port` on the loop of `context` (by default the
-    /// running app's, ``AppContext/current``); `completion` gets the
+    /// running app's, `AppContext.current`); `completion` gets the
     /// connection (not reading yet: store it in a component or call
     /// ``start()``) or a ``LoopError`` such as `uv_tcp_connect failed:
     /// ECONNREFUSED (connection refused) for 127.0.0.1:7070`.

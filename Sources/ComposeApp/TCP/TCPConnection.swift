@@ -6,7 +6,7 @@ import Logging
 /// drained and line emitters, and `write` with back-pressure.
 ///
 /// Store it in a component (one instance per connection, e.g. in an
-/// ``InstanceComponent``): it starts reading when the component appears and
+/// `InstanceComponent`): it starts reading when the component appears and
 /// closes when the component is destroyed. It goes on reading while the
 /// component is inactive (as a ``LoopResource``, ``stopsWithComponent`` is
 /// `false`).
@@ -83,7 +83,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// ``closesOnEndOfInput`` the connection then closes.
     public let didReachEnd = SignalEmitter()
     /// Sent once when the app's shutdown begins to drain (see
-    /// ``ShutdownCoordinator/Phase/draining``), to a connection a
+    /// `ShutdownCoordinator.Phase.draining`), to a connection a
     /// ``TCPServer`` or ``UnixServer`` of the app accepted: the moment to
     /// say goodbye and ``close()``. The app runs on meanwhile (reads,
     /// writes, timers); the connection is closed for it once

@@ -4,7 +4,7 @@ import Logging
 /// A TCP server: an emitter of accepted connections.
 ///
 /// Stored in a component it listens while the component is active; each
-/// accepted connection is usually handed to an ``InstanceComponent``:
+/// accepted connection is usually handed to an `InstanceComponent`:
 ///
 /// ```swift
 /// struct ServerComponent: Component {
@@ -30,7 +30,7 @@ import Logging
 /// ``start()`` listens and ``stop()`` stops listening.
 ///
 /// **Shutdown.** When the app's shutdown begins (its
-/// ``ShutdownCoordinator/Phase/draining`` phase), the server stops
+/// `ShutdownCoordinator.Phase.draining` phase), the server stops
 /// listening before anything else, wherever it sits in the tree, so new
 /// connections are refused; then each connection it accepted is told
 /// (``TCPConnection/willDrain``) and the shutdown waits for them to close,

@@ -38,7 +38,7 @@ import Glibc
 /// never replayed as an input.
 ///
 /// Recording holds the app's event tracing on (see
-/// ``Compose/AppContext/tracesEvents``): every emitter's send then costs a
+/// `Compose.AppContext.tracesEvents`): every emitter's send then costs a
 /// branch more, and a recorded one an encoding and a line of the file.
 /// Lines are buffered and written at most 200 ms after their send (and
 /// when 64 KiB are waiting), and at ``stop()`` or the app's exit.

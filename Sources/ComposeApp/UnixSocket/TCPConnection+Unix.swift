@@ -2,7 +2,7 @@ import Compose
 
 extension TCPConnection {
     /// Connects to the Unix domain socket at `unixPath` on the loop of
-    /// `context` (by default the running app's, ``AppContext/current``);
+    /// `context` (by default the running app's, `AppContext.current`);
     /// `completion` gets the connection (not reading yet: store it in a
     /// component or call ``start()``), whose ``remoteAddress`` is
     /// `unix:` and the path, or a ``LoopError`` such as `uv_pipe_connect

@@ -51,7 +51,7 @@ public import Compose
 /// ``restartLimitExitStatus`` past the restart limit; 1 when it cannot
 /// start (no event loop, no signal handling).
 ///
-/// **Workers** are the app as usual, with ``AppContext/workerIndex`` set.
+/// **Workers** are the app as usual, with `AppContext.workerIndex` set.
 /// Their `TCPServer`s bind with `SO_REUSEPORT` (``TCPServer/reusePort``),
 /// so they all listen on the same port and the kernel spreads connections
 /// among them; give them a fixed port (port 0 would give each worker a
@@ -74,7 +74,7 @@ public struct WorkerOptions: Sendable, Equatable, ExpressibleByIntegerLiteral {
     /// The delays before a dead worker is started again.
     public var backoff: Backoff
     /// How long a worker must run for its next failure to count as a first
-    /// one (the delay starts again from ``Backoff/initial``).
+    /// one (the delay starts again from `Backoff.initial`).
     public var stablePeriod: Duration
     /// The most restarts (of all workers together) within
     /// ``restartPeriod``; one more and the parent gives up.

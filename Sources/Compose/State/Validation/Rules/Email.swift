@@ -6,7 +6,7 @@
 ///
 /// A practical check with Swift `Regex` (no Foundation, so it behaves the
 /// same on Linux and macOS), not the whole of RFC 5322: the local part is
-/// dot-separated runs of letters, digits and ``!#$%&'*+/=?^_`{|}~-``; the
+/// dot-separated runs of letters, digits, the backquote and `!#$%&'*+/=?^_{|}~-`; the
 /// domain is at least two dot-separated labels of letters, digits and inner
 /// hyphens, the last one letters only; letters and digits may be any
 /// script's. At most 64 characters before the `@` and 254 in all. Quoted
