@@ -6,6 +6,10 @@ struct ComponentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "component",
         abstract: "Add a component to the Compose app in this folder.",
+        usage: """
+        compose component <name> [--router | --lazy] [--in <folder>]
+                          [--parent <parent>] [--dry-run] [--force]
+        """,
         discussion: """
         Writes Components/NAME/NAME.swift (the component, its @Store and
         emitters), NAME+Observers.swift (writing the store, following
@@ -33,7 +37,7 @@ struct ComponentCommand: AsyncParsableCommand {
     @Flag(help: "Make a component meant to be held in a LazyComponent.")
     var lazy = false
 
-    @Option(name: .customLong("in"), help: "A folder under Components/ to put it in (for example Home).")
+    @Option(name: .customLong("in"), help: ArgumentHelp("A folder under Components/ to put it in (for example Home).", valueName: "folder"))
     var folder: String?
 
     @Option(help: "The parent component's file (or its folder) to add the new component to.")
@@ -76,9 +80,10 @@ struct ComponentCommand: AsyncParsableCommand {
         let renderer = try await TemplateRenderer.load()
         let scaffold = try Scaffolds.component(name: baseName, router: router, lazy: lazy, folder: folder, project: project, renderer: renderer)
 
-        // A type the app declares already, outside the files --force
-        // would overwrite, would be declared twice.
-        let declared = TypeDeclarations(in: project, skipping: Set(force ? scaffold.files.map(\.path) : []))
+        // A type the app declares already, outside the component's own
+        // files (which exist only to be refused or, with --force,
+        // overwritten), would be declared twice.
+        let declared = TypeDeclarations(in: project, skipping: Set(scaffold.files.map(\.path)))
         for type in [baseName + "Component", baseName + "State"] {
             if let file = declared.file(declaring: type) {
                 throw ScaffoldError("\(file) already declares \(type), so nothing was written. Choose another name.")

@@ -77,7 +77,7 @@ enum NameValidator {
         }
         if !word.isEmpty { words.append(word) }
         var fixed = words.map(capitalized).joined()
-        while let first = fixed.unicodeScalars.first, digits.contains(first) { fixed.removeFirst() }
+        while let first = fixed.unicodeScalars.first, digits.contains(first) || first == "_" { fixed.removeFirst() }
         fixed = capitalized(fixed)
         guard !fixed.isEmpty, fixed != name, !keywords.contains(fixed), !modules.contains(fixed), !composeTypes.contains(fixed) else {
             return nil

@@ -6,6 +6,12 @@ struct NewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new",
         abstract: "Create a new Compose app.",
+        usage: """
+        compose new <name> [--kind <kind>] [--systemd [--workers <workers>]]
+                    [--path <path>] [--compose-path <compose-path>]
+                    [--compose-url <compose-url> --compose-version <version>]
+                    [--dry-run] [--force]
+        """,
         discussion: """
         Creates a SwiftPM package named NAME in the folder NAME (or --path):
           Package.swift
@@ -24,7 +30,8 @@ struct NewCommand: AsyncParsableCommand {
           compose new Notes
           compose new Echo --kind daemon --path ~/src/echo
           compose new Echo --kind daemon --systemd --workers 2
-          compose new Notes --compose-url https://github.com/example/compose --compose-version 1.0.0
+          compose new Notes --compose-version 1.0.0 \\
+            --compose-url https://github.com/example/compose
         """
     )
 

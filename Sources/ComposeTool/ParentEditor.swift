@@ -75,12 +75,35 @@ enum ParentEditor {
     static func storedPropertyName(_ line: String) -> String? {
         let text = code(of: line)
         if text.contains("{") { return nil }
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        let words = withoutAttributes(text).split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard let index = words.firstIndex(where: { $0 == "let" || $0 == "var" }), index + 1 < words.count,
-              words[..<index].allSatisfy({ $0.hasPrefix("@") || ["public", "internal", "private", "fileprivate", "package", "nonisolated", "lazy", "weak", "unowned"].contains($0) || $0.hasPrefix("private(") })
+              words[..<index].allSatisfy({ ["public", "internal", "private", "fileprivate", "package", "nonisolated", "lazy", "weak", "unowned"].contains($0) || $0.hasPrefix("private(") })
         else { return nil }
         let name = words[index + 1].prefix(while: { $0.isLetter || $0.isNumber || $0 == "_" })
         return name.isEmpty ? nil : String(name)
+    }
+
+    /// `text` without its leading attributes, arguments included
+    /// (`@Store(persistedAs: "home") var state` → `var state`).
+    static func withoutAttributes(_ text: String) -> Substring {
+        var rest = text.drop(while: { $0 == " " || $0 == "\t" })
+        while rest.first == "@" {
+            rest = rest.dropFirst().drop(while: { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
+            if rest.first == "(" {
+                var depth = 0
+                var inString = false
+                while let character = rest.first {
+                    rest = rest.dropFirst()
+                    if character == "\"" { inString.toggle() }
+                    if inString { continue }
+                    if character == "(" { depth += 1 }
+                    if character == ")" { depth -= 1 }
+                    if depth == 0 { break }
+                }
+            }
+            rest = rest.drop(while: { $0 == " " || $0 == "\t" })
+        }
+        return rest
     }
 
     /// A line's brace depth at its start and end, and whether its

@@ -43,7 +43,7 @@ import Testing
         #expect(run.status == 0)
         let name = (["compose"] + arguments.dropLast()).joined(separator: "-")
         try Self.check(run.output, "help/\(name).txt")
-        let wide = run.output.split(separator: "\n").filter { $0.count > 80 }
+        let wide = run.output.split(separator: "\n").map(String.init).filter { $0.count > 80 }
         #expect(wide.isEmpty, "lines over 80 columns:\n\(wide.joined(separator: "\n"))")
     }
 

@@ -46,6 +46,13 @@ import Testing
         ))
     }
 
+    @Test func attributesWithArgumentsStillMarkAStoredProperty() {
+        #expect(ParentEditor.storedPropertyName("    @Store(persistedAs: \"a) b\") var state = HomeState()") == "state")
+        #expect(ParentEditor.storedPropertyName("    @MainActor private(set) var count = 0 // {") == "count")
+        #expect(ParentEditor.storedPropertyName("    var observers: Void {") == nil)
+        #expect(ParentEditor.storedPropertyName("    func run() {}") == nil)
+    }
+
     @Test(arguments: [
         ("import ComposeApp\nextension AppComponent {}\n", "no `struct NAME: ...Component {`"),
         ("struct A: Component {\n}\nstruct B: Component {\n}\n", "declares 2 component structs"),
