@@ -119,8 +119,13 @@ struct ComponentCommand: AsyncParsableCommand {
         if scaffold.files.contains(where: { scaffold.root.appendingPathComponent($0.path).standardizedFileURL.path == url.path }) {
             throw ScaffoldError("--parent: \(path) is one of the files this command writes; give the parent component's file.")
         }
-        let text = try String(contentsOf: url, encoding: .utf8)
-        let plan = ParentEditor.plan(for: text, property: Scaffolds.property(for: baseName), declaration: line)
+        let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        let plan: ParentEditor.Plan
+        if size > ParentEditor.byteLimit {
+            plan = .manual(reason: "the file is larger than \(ParentEditor.byteLimit) bytes", type: nil, line: line)
+        } else {
+            plan = ParentEditor.plan(for: try String(contentsOf: url, encoding: .utf8), property: Scaffolds.property(for: baseName), declaration: line)
+        }
         return Report.ParentChange(shownPath: path, url: url, plan: plan)
     }
 }
