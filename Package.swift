@@ -174,6 +174,9 @@ let package = Package(
         .testTarget(
             name: "ComposeToolTests",
             dependencies: ["ComposeTool"],
+            // Golden files (expected help and rendered templates), read
+            // from the checkout; UPDATE_GOLDEN=1 rewrites them.
+            exclude: ["Golden"],
             swiftSettings: strictSettings
         ),
         // The README's samples, compiled against the public API only

@@ -9,10 +9,13 @@ struct ComposeTool: AsyncParsableCommand {
         abstract: "Scaffold Compose apps and components in the predictable file structure, and inspect running apps.",
         discussion: """
         Examples:
-          compose new Notes                 an app: a router between two screens, driven by stdin
-          compose new Echo --kind daemon    a TCP server with a component per connection
+          compose new Notes                an app: a router between two
+                                           screens, driven by stdin
+          compose new Echo --kind daemon   a TCP server with a component
+                                           per connection
           cd Notes && compose component Profile --router
-          compose inspect                   the running apps; then compose inspect PID tree
+          compose inspect                  the running apps; then
+                                           compose inspect PID tree
         """,
         subcommands: [NewCommand.self, ComponentCommand.self, InspectCommand.self]
     )

@@ -6,6 +6,12 @@ struct NewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new",
         abstract: "Create a new Compose app.",
+        usage: """
+        compose new <name> [--kind <kind>] [--systemd [--workers <workers>]]
+                    [--path <path>] [--compose-path <compose-path>]
+                    [--compose-url <compose-url> --compose-version <version>]
+                    [--dry-run] [--force]
+        """,
         discussion: """
         Creates a SwiftPM package named NAME in the folder NAME (or --path):
           Package.swift
@@ -13,14 +19,19 @@ struct NewCommand: AsyncParsableCommand {
           Sources/NAME/Components/...      the screens (app) or server (daemon)
           Sources/NAME/Services/           shared services (a greeting)
           Tests/NAMETests/AppTests.swift   a test of the App component
+          NAME.service, NAME.socket        systemd units (--systemd)
 
         By default the package depends on the Compose checkout this tool was
-        built from, so it builds with no network.
+        built from, so it builds with no network. It then checks that swift
+        (6.1 or later) and libuv (pkg-config libuv) are installed, and says
+        how to install what is missing.
 
         Examples:
           compose new Notes
           compose new Echo --kind daemon --path ~/src/echo
-          compose new Notes --compose-url https://github.com/example/compose --compose-version 1.0.0
+          compose new Echo --kind daemon --systemd --workers 2
+          compose new Notes --compose-version 1.0.0 \\
+            --compose-url https://github.com/example/compose
         """
     )
 
@@ -35,8 +46,14 @@ struct NewCommand: AsyncParsableCommand {
     @Option(help: "The folder to create (default: ./NAME). It must not exist or must be empty.")
     var path: String?
 
-    @Option(help: "app: a router between two screens driven by standard input; daemon: a TCP server.")
-    var kind: Kind = .app
+    @Option(help: "app: a router between two screens driven by standard input; daemon: a TCP server (default: app, or daemon with --systemd).")
+    var kind: Kind?
+
+    @Flag(help: "With a daemon, write NAME.service (Type=notify, watchdog, restart on failure) and NAME.socket.")
+    var systemd = false
+
+    @Option(help: "With --systemd, the service starts N worker processes on one port.")
+    var workers: Int?
 
     @Option(help: "Depend on the Compose checkout at this path.")
     var composePath: String?
@@ -56,6 +73,13 @@ struct NewCommand: AsyncParsableCommand {
     func validate() throws {
         if let problem = NameValidator.problem(with: name) {
             throw ValidationError("Invalid app name: \(problem).")
+        }
+        if systemd, kind == .app {
+            throw ValidationError("--systemd writes units for a daemon: use --kind daemon (or leave --kind out).")
+        }
+        if let workers {
+            guard systemd else { throw ValidationError("--workers goes with --systemd (the service's ExecStart passes it on).") }
+            guard (1...256).contains(workers) else { throw ValidationError("--workers takes 1 to 256; got \(workers).") }
         }
         if composeUrl != nil, composeVersion == nil {
             throw ValidationError("--compose-url needs --compose-version (for example --compose-version 1.0.0).")
@@ -82,12 +106,13 @@ struct NewCommand: AsyncParsableCommand {
         }
         let dependency = try composeDependency()
         let renderer = try await TemplateRenderer.load()
-        let scaffold = try Scaffolds.app(name: name, kind: kind, root: root, dependency: dependency, renderer: renderer)
-        try Report.finish(scaffold, dryRun: dryRun, force: force, nextSteps: [
-            "cd \(path ?? name)",
-            "swift run \(name)",
-            "swift test",
-        ])
+        let kind = self.kind ?? (systemd ? .daemon : .app)
+        let units = systemd ? Scaffolds.Units(workers: workers) : nil
+        let scaffold = try Scaffolds.app(name: name, kind: kind, root: root, dependency: dependency, units: units, renderer: renderer)
+        var steps = ["cd \(path ?? name)", "swift run \(name)", "swift test"]
+        if systemd { steps.append("read \(name).service to install the units") }
+        let missing = ToolchainCheck(environment: ProcessInfo.processInfo.environment).problems()
+        try Report.finish(scaffold, dryRun: dryRun, force: force, nextSteps: steps, warnings: missing)
     }
 
     /// The dependency line and the package identity products refer to.

@@ -18,14 +18,26 @@ enum Scaffolds {
             .path
     }
 
-    static func app(name: String, kind: NewCommand.Kind, root: URL, dependency: Dependency, renderer: TemplateRenderer) throws -> Scaffold {
-        let values: [String: Any] = [
+    /// systemd units written next to a daemon (`compose new --systemd`).
+    struct Units {
+        /// Worker processes the service starts (`--workers N`), or `nil`.
+        var workers: Int?
+    }
+
+    /// The port the daemon template listens on by default, and so the
+    /// socket unit's.
+    static let daemonPort = 8080
+
+    static func app(name: String, kind: NewCommand.Kind, root: URL, dependency: Dependency, units: Units? = nil, renderer: TemplateRenderer) throws -> Scaffold {
+        var values: [String: Any] = [
             "name": name,
             "composeDependency": dependency.line,
             "composePackage": dependency.package,
             // The app kind persists its home screen's state (JSON files).
             "persistence": kind == .app,
+            "port": daemonPort,
         ]
+        if let workers = units?.workers { values["workers"] = workers }
         let sources = "Sources/\(name)"
         var plan: [(template: String, path: String)] = [
             ("shared/Package.swift", "Package.swift"),
@@ -53,11 +65,26 @@ enum Scaffolds {
                 ("daemon/Connection+Observers.swift", "\(sources)/Components/Connection/Connection+Observers.swift"),
             ]
         }
+        if units != nil {
+            plan += [("daemon/app.service", "\(name).service"), ("daemon/app.socket", "\(name).socket")]
+        }
         var scaffold = Scaffold(root: root)
         for entry in plan {
-            scaffold.files.append(.init(path: entry.path, contents: try renderer.render(entry.template, values)))
+            scaffold.files.append(.init(path: entry.path, contents: try renderer.render(entry.template, values), template: entry.template))
         }
         return scaffold
+    }
+
+    /// The parent's property holding component `name`: `Profile` →
+    /// `profile`.
+    static func property(for name: String) -> String {
+        name.prefix(1).lowercased() + name.dropFirst()
+    }
+
+    /// The line that holds component `name` in its parent.
+    static func parentDeclaration(for name: String, lazy: Bool) -> String {
+        let made = "\(name)Component()"
+        return "let \(property(for: name)) = \(lazy ? "LazyComponent(\(made))" : made)"
     }
 
     static func component(name: String, router: Bool, lazy: Bool, folder: String?, project: Project, renderer: TemplateRenderer) throws -> Scaffold {
@@ -65,7 +92,7 @@ enum Scaffolds {
         let values: [String: Any] = [
             "name": name,
             "type": type,
-            "property": name.prefix(1).lowercased() + name.dropFirst(),
+            "property": property(for: name),
             "router": router,
             "lazy": lazy,
         ]
@@ -74,7 +101,7 @@ enum Scaffolds {
         base += "/" + name
         var scaffold = Scaffold(root: project.root)
         for (template, suffix) in [("component/Component.swift", ""), ("component/Component+Observers.swift", "+Observers"), ("component/Component+State.swift", "+State")] {
-            scaffold.files.append(.init(path: "\(base)/\(name)\(suffix).swift", contents: try renderer.render(template, values)))
+            scaffold.files.append(.init(path: "\(base)/\(name)\(suffix).swift", contents: try renderer.render(template, values), template: template))
         }
         return scaffold
     }

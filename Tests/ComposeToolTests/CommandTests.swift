@@ -91,7 +91,7 @@ import Testing
         let folder = try ToolPaths.temporaryFolder()
         let new = try ToolRun.run(ToolPaths.compose, ["new", "Notes", "--compose-path", ToolPaths.checkout.path], in: folder)
         #expect(new.status == 0, "\(new.errors)")
-        let component = try ToolRun.run(ToolPaths.compose, ["component", "Profile", "--router"], in: folder.appendingPathComponent("Notes"))
+        let component = try ToolRun.run(ToolPaths.compose, ["component", "Profile", "--router", "--parent", "Sources/Notes/Components/App"], in: folder.appendingPathComponent("Notes"))
         #expect(component.status == 0, "\(component.errors)")
         #expect(shown == Self.writtenLists(in: new.output) + Self.writtenLists(in: component.output))
     }
@@ -125,7 +125,7 @@ import Testing
 
     @Test func everyCommandHasHelpWithAnExample() throws {
         let folder = try ToolPaths.temporaryFolder()
-        for arguments in [["--help"], ["new", "--help"], ["component", "--help"]] {
+        for arguments in [["--help"], ["new", "--help"], ["component", "--help"], ["inspect", "--help"]] {
             let run = try ToolRun.run(ToolPaths.compose, arguments, in: folder)
             #expect(run.status == 0)
             #expect(run.output.contains("Examples:"), "\(arguments)")

@@ -15,8 +15,12 @@ import Testing
         let project = folder.appendingPathComponent(name)
         let swift = URL(fileURLWithPath: "/usr/bin/env")
         if kind == "app" {
-            // Every variant of a component compiles in the app, unused.
-            for arguments in [["Profile"], ["Settings", "--router"], ["Editor", "--lazy", "--in", "Home"]] {
+            // Every variant of a component compiles in the app, two of them
+            // added to their parent by the tool.
+            for arguments in [
+                ["Profile", "--parent", "Sources/Notes/Components/Home"], ["Settings", "--router"],
+                ["Editor", "--lazy", "--in", "Home", "--parent", "Sources/Notes/Components/Home/Home.swift"],
+            ] {
                 let added = try ToolRun.run(ToolPaths.compose, ["component"] + arguments, in: project)
                 #expect(added.status == 0, "\(added.errors)")
             }

@@ -1,8 +1,9 @@
 @testable import ComposeTool
+import Foundation
 import Testing
 
 @Suite struct NameValidatorTests {
-    @Test(arguments: ["Notes", "Echo2", "_Private", "MyApp"])
+    @Test(arguments: ["Notes", "Echo2", "MyApp", "ProfileComponent"])
     func validTypeNamesPass(_ name: String) {
         #expect(NameValidator.problem(with: name) == nil)
     }
@@ -18,5 +19,40 @@ import Testing
         #expect(NameValidator.problem(with: "9lives")?.contains("must start with a letter") == true)
         #expect(NameValidator.problem(with: "my-app")?.contains("contains \"-\"") == true)
         #expect(NameValidator.problem(with: "Component")?.contains("already used") == true)
+        #expect(NameValidator.problem(with: "_Private")?.contains("uppercase") == true)
+    }
+
+    @Test(arguments: [
+        ("profileComponent", "ProfileComponent"), ("my-app", "MyApp"), ("notes", "Notes"),
+        ("9lives", "Lives"), ("hello world", "HelloWorld"), ("_private", "Private"),
+    ])
+    func aNameThatIsNotATypeNameSuggestsTheFixedOne(_ typed: String, _ fixed: String) {
+        #expect(NameValidator.suggestion(for: typed) == fixed)
+        #expect(NameValidator.problem(with: typed)?.contains("did you mean \(fixed)?") == true)
+    }
+
+    @Test func noSuggestionWhenNothingValidIsLeft() {
+        #expect(NameValidator.suggestion(for: "--") == nil)
+        #expect(NameValidator.suggestion(for: "Notes") == nil)
+        #expect(NameValidator.suggestion(for: "router") == nil, "Router is Compose's")
+    }
+
+    /// A component NAME declares NAMEComponent: every public
+    /// `...Component` type of this checkout must be refused, so the
+    /// validator's list follows the libraries.
+    @Test func everyPublicComponentTypeOfComposeIsReserved() throws {
+        let sources = ToolPaths.checkout.appendingPathComponent("Sources")
+        let walker = try #require(FileManager.default.enumerator(atPath: sources.path))
+        var found: Set<String> = []
+        for case let path as String in walker where path.hasSuffix(".swift") && !path.hasPrefix("ComposeTool") {
+            let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
+            for line in text.split(separator: "\n") where line.hasPrefix("public ") {
+                for name in TypeDeclarations.declaredTypes(in: String(line)) where name.hasSuffix("Component") {
+                    found.insert(name)
+                }
+            }
+        }
+        #expect(found.count >= 5, "\(found)")
+        #expect(found.subtracting(NameValidator.composeTypes).isEmpty, "add them to NameValidator.composeTypes")
     }
 }

@@ -167,8 +167,9 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     /// Starts listening.
     ///
     /// - Throws: ``LoopError`` naming the call, libuv's error and the
-    ///   address, e.g. `uv_tcp_bind failed: EADDRINUSE (address already in
-    ///   use) for 127.0.0.1:7070`; ``LoopError/Code/cancelled`` once the
+    ///   address, e.g. `uv_listen failed: EADDRINUSE (address already in
+    ///   use) for 127.0.0.1:7070` (libuv reports a port in use at listen,
+    ///   not at bind); ``LoopError/Code/cancelled`` once the
     ///   app's shutdown has begun; ``LoopError/Code/inheritedSocketMismatch``
     ///   for an inherited socket that is not a listening TCP socket.
     public func listen() throws(LoopError) {

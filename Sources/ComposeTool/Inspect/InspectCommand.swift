@@ -7,6 +7,10 @@ struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Look inside a running Compose app.",
+        usage: """
+        compose inspect [<app> [<command> [<argument>]]] [--json]
+                        [--directory <directory>] [--timeout <timeout>]
+        """,
         discussion: """
         Without an app, lists the running apps (pid, name, uptime). With one
         (a pid or a name), runs COMMAND (tree by default):
