@@ -26,7 +26,7 @@ enum NameValidator {
     /// ComposeToolTests checks that every public `...Component` type of
     /// the checkout is here.
     static let composeTypes: Set<String> = [
-        "Component", "RouterComponent", "StartupComponent", "LazyComponent", "InstanceComponent",
+        "Component", "PassiveComponent", "RouterComponent", "StartupComponent", "LazyComponent", "InstanceComponent",
         "DynamicComponent", "ComponentNode", "ComponentTree", "Router", "Route", "Emitter", "ValueEmitter",
         "Store", "Service", "Application", "AppContext", "TCPServer", "TCPConnection", "UnixServer",
         "StandardInput", "ChildProcess", "LoopTimer", "FileWatcher", "Validation", "ValidationResult",
