@@ -1,9 +1,11 @@
 @_spi(Testing) import ComposeApp
+import ComposeTesting
 import Testing
 
 /// Gives each test (each case of a parameterized one) a live app context
 /// of its own: the event loop its real I/O runs on (`LoopDriver` drives it),
-/// torn down after the test. Nothing is shared between tests.
+/// torn down after the test. Nothing is shared between tests. Its log is
+/// kept in memory (`TestLog`): expected warnings are not printed.
 ///
 /// ```swift
 /// @MainActor
@@ -21,7 +23,7 @@ struct LiveLoop: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        let context = try await MainActor.run { try AppContext.live(name: "test") }
+        let context = try await MainActor.run { try AppContext.live(name: "test", logger: TestLog().makeLogger()) }
         try await context.run(function)
         await MainActor.run { _ = LoopDriver.tearDown(context) }
     }
