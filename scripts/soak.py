@@ -377,21 +377,26 @@ def flood_follow(binary, compose):
             return lines
 
         talker = member("talker", "flood")
+        # Blocking for both threads: the flood's sendall waits while flow
+        # control holds the talker back, and the reader ends with the socket.
+        talker.sock.settimeout(None)
         probe = member("probe")
         stop = threading.Event()
 
         def listen():
             try:
-                while not stop.is_set():
-                    talker.sock.settimeout(1)
-                    talker.sock.recv(1 << 20)
-            except (OSError, EOFError):
+                while talker.sock.recv(1 << 20):
+                    pass
+            except OSError:
                 pass
 
         def flood():
             batch = b"".join(f"message {i}\n".encode() for i in range(10_000))
-            while not stop.is_set():
-                talker.sock.sendall(batch)
+            try:
+                while not stop.is_set():
+                    talker.sock.sendall(batch)
+            except OSError:
+                pass
 
         def round_trips(count=300):
             trips = []
@@ -434,6 +439,7 @@ def flood_follow(binary, compose):
         peak = peak_rss_mib(daemon.pid)
         stop.set()
         status, seconds = daemon.terminate()
+        talker.sock.close()
         follower.wait(10)
         p99_alone, p99 = percentile(alone, 99), percentile(followed, 99)
         report("flood-follow: /who round trip p99 < 10 ms while a slow follower is attached", p99 < 10,
