@@ -68,6 +68,7 @@ check-leaks: deps
 soak: deps
 	$(SWIFT) build -c release --product ComposeRelay --scratch-path .build-soak
 	$(SWIFT) build -c release --product ComposeChat --scratch-path .build-soak
+	$(SWIFT) build -c release --product compose --scratch-path .build-soak
 	python3 scripts/soak.py --bin .build-soak/release $(ARGS)
 
 clean:

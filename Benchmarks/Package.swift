@@ -58,7 +58,9 @@ let package = Package(
             name: "InstructionCounts",
             dependencies: [
                 .product(name: "Compose", package: "Compose"),
+                .product(name: "ComposeApp", package: "Compose"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
         ),

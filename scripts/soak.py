@@ -4,17 +4,22 @@
 Measures, from outside the process (/proc/PID/status VmHWM for peak RSS,
 /proc/PID/stat for CPU), what issue 13's "Done when" asks for, and prints
 one line per figure with PASS or FAIL. Run by `make soak` (release builds);
-takes about two minutes. Exits 1 when a figure misses its bound.
+takes about two minutes. Exits 1 when a figure misses its bound. The
+flood-follow scenario is issue 16's: a slow `compose inspect PID follow`
+client attached to a flooded chat must not slow the other members.
 
     scripts/soak.py [--bin DIR] [only ...]    # only: relay-yes, flood, noline,
-                                             # groups, chat
+                                             # groups, chat, flood-follow
 """
 import argparse
+import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -52,11 +57,12 @@ def cpu_seconds(pid):
 class Daemon:
     """A daemon started on a free port; waits until it accepts."""
 
-    def __init__(self, binary, *arguments):
+    def __init__(self, binary, *arguments, environment=None):
         self.port = free_port()
         self.process = subprocess.Popen(
             [binary, "--port", str(self.port), *arguments],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env=dict(os.environ, **(environment or {})))
         deadline = time.time() + 10
         while time.time() < deadline:
             try:
@@ -351,9 +357,106 @@ def chat(binary):
            f"exit {status} after {seconds:.2f} s")
 
 
+def flood_follow(binary, compose):
+    """A `compose inspect PID follow` client reading slowly while a member
+    floods the chat: another member's `/who` round trips stay within the
+    flood's bound, and the follower's dropped events are counted."""
+    runtime = tempfile.mkdtemp(prefix="compose-soak-", dir="/tmp")
+    try:
+        daemon = Daemon(binary, environment={"XDG_RUNTIME_DIR": runtime})
+
+        def member(name, room=None):
+            lines = Lines(daemon.connect())
+            lines.readline()  # message of the day
+            lines.readline()  # What is your name?
+            lines.send(name)
+            lines.readline()
+            if room:
+                lines.send(f"/join {room}")
+                lines.readline()
+            return lines
+
+        talker = member("talker", "flood")
+        # Blocking for both threads: the flood's sendall waits while flow
+        # control holds the talker back, and the reader ends with the socket.
+        talker.sock.settimeout(None)
+        probe = member("probe")
+        stop = threading.Event()
+
+        def listen():
+            try:
+                while talker.sock.recv(1 << 20):
+                    pass
+            except OSError:
+                pass
+
+        def flood():
+            batch = b"".join(f"message {i}\n".encode() for i in range(10_000))
+            try:
+                while not stop.is_set():
+                    talker.sock.sendall(batch)
+            except OSError:
+                pass
+
+        def round_trips(count=300):
+            trips = []
+            for _ in range(count):
+                start = time.perf_counter()
+                probe.send("/who")
+                answer = probe.readline()
+                trips.append((time.perf_counter() - start) * 1000)
+                assert answer.startswith("Here:"), answer
+                time.sleep(0.01)  # pacing: one round trip every ~10 ms
+            return trips
+
+        threading.Thread(target=listen, daemon=True).start()
+        threading.Thread(target=flood, daemon=True).start()
+        time.sleep(1)  # let the flood reach full speed before measuring
+        alone = round_trips()
+
+        # The follower: its standard output is read slowly, so it falls
+        # behind and the app must drop (and count) its events.
+        follower = subprocess.Popen(
+            [compose, "inspect", str(daemon.pid), "follow", "--json"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, XDG_RUNTIME_DIR=runtime))
+        events, dropped, first = [0], [0], []
+
+        def read_slowly():
+            for raw in follower.stdout:
+                line = raw.decode(errors="replace")
+                if not first:
+                    first.append(line)
+                if '"dropped"' in line:
+                    dropped[0] += json.loads(line).get("dropped", 0)
+                elif '"event"' in line:
+                    events[0] += 1
+                    if events[0] % 100 == 0:
+                        time.sleep(0.01)  # a slow reader: about 10,000 events/s at most
+
+        threading.Thread(target=read_slowly, daemon=True).start()
+        time.sleep(1)  # the follower connects and falls behind
+        followed = round_trips()
+        peak = peak_rss_mib(daemon.pid)
+        stop.set()
+        status, seconds = daemon.terminate()
+        talker.sock.close()
+        follower.wait(10)
+        p99_alone, p99 = percentile(alone, 99), percentile(followed, 99)
+        report("flood-follow: /who round trip p99 < 10 ms while a slow follower is attached", p99 < 10,
+               f"p50 {percentile(followed, 50):.2f} ms, p99 {p99:.2f} ms, max {max(followed):.2f} ms over {len(followed)}; "
+               f"without the follower: p50 {percentile(alone, 50):.2f} ms, p99 {p99_alone:.2f} ms")
+        report("flood-follow: the slow follower's events are dropped and counted", bool(first) and dropped[0] > 0,
+               f"{events[0]} events read, {dropped[0]} dropped (reported to the follower)")
+        report("flood-follow: peak RSS < 64 MiB with the follower", peak < 64, f"{peak:.1f} MiB")
+        report("flood-follow: SIGTERM exits 0 in under 5 s, the follower with it", status == 0 and seconds < 5
+               and follower.returncode == 0, f"exit {status} after {seconds:.2f} s; follower exit {follower.returncode}")
+    finally:
+        shutil.rmtree(runtime, ignore_errors=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bin", default=".build-soak/release", help="folder of ComposeRelay and ComposeChat")
+    parser.add_argument("--bin", default=".build-soak/release", help="folder of ComposeRelay, ComposeChat and compose")
     parser.add_argument("only", nargs="*", help="scenarios to run (default: all)")
     options = parser.parse_args()
     relay = os.path.join(options.bin, "ComposeRelay")
@@ -364,6 +467,7 @@ def main():
         "noline": lambda: no_newline(relay),
         "groups": lambda: groups(relay),
         "chat": lambda: chat(chat_binary),
+        "flood-follow": lambda: flood_follow(chat_binary, os.path.join(options.bin, "compose")),
     }
     for name, run in scenarios.items():
         if not options.only or name in options.only:

@@ -77,6 +77,11 @@ def main():
             compose, floor, peer = cost(f"store-write-{k}"), cost(f"didset-write-{k}"), cost(f"opencombine-write-{k}")
             rows.append((f"store write, {k} observer{'s' if k > 1 else ''}", compose, floor, peer))
 
+        # InspectionCost: the same send (1 observer) with inspection off, on
+        # with nobody connected, and with send counting on (after a `tree`).
+        off, idle, counting, following = (cost(f"inspection-{mode}-1") for mode in ("off", "idle", "counting", "following"))
+        target("inspection on, nobody connected: send cost < 1.05x inspection off (instructions)", f"{idle / off:.3f}x", idle / off < 1.05)
+
         print("| case (instructions)                     | Compose | floor | Compose/floor | OpenCombine | OpenCombine/Compose |")
         print("|-----------------------------------------|--------:|------:|--------------:|------------:|--------------------:|")
         for name, compose, floor, peer in rows:
@@ -87,6 +92,12 @@ def main():
         print(f"Instructions per operation counted by callgrind: (count at N={n2:,} - count at N={n1:,}) / {n2 - n1:,}.")
         print("Floor: a ContiguousArray of closures called by index (send), its append + removeLast")
         print("(subscribe + cancel), a class whose didSet calls such an array (store). Closures made once.")
+        print()
+        print("| InspectionCost: send to 1 observer (instructions) | per send | /off   |")
+        print("|---------------------------------------------------|---------:|-------:|")
+        for name, value in (("inspection off", off), ("on, nobody connected", idle), ("counting on (after a `tree` request)", counting),
+                            ("a follower attached (`follow`)", following)):
+            print(f"| {name:<49} | {value:8.1f} | {value / off:5.2f}x |")
         print()
         print("\n".join(targets))
 

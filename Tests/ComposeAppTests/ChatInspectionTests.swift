@@ -38,6 +38,34 @@ import Testing
         #expect(container?["kind"] as? String == "InstanceComponent")
     }
 
+    /// The emitters a component's observers make on demand, which no
+    /// stored property holds, by their real names: the connection's
+    /// `lines`, the container's `forward(\.connection.didClose)`.
+    @Test func emittersMadeOnDemandShowTheirRealNames() throws {
+        let (app, ada, _) = try chat()
+        let reply = try json(app.inspect("tree --json"))
+        ada.write("hello\n")
+        app.runUntilIdle()
+        let components = try #require((reply["tree"] as? [String: Any])?["components"] as? [[String: Any]])
+        func emitters(at path: String) -> [String] {
+            let component = components.first { $0["path"] as? String == path }
+            return (component?["emitters"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        }
+        let session = emitters(at: "chatApp.server.sessions.1")
+        #expect(session.contains("connection.lines"), "\(session)")
+        #expect(!session.contains("<emitter>"), "\(session)")
+        let container = emitters(at: "chatApp.server.sessions")
+        #expect(container.contains("forward(\\.connection.didClose)"), "\(container)")
+        #expect(!container.contains("<emitter>"), "\(container)")
+        // Event paths use the same names.
+        let inspector = app.inspector()
+        inspector.send("follow chatApp.server.sessions.1.connection")
+        ada.write("again\n")
+        app.runUntilIdle()
+        #expect(inspector.lines.contains { $0.hasSuffix("chatApp.server.sessions.1.connection.lines sent again") }, "\(inspector.lines)")
+        inspector.close()
+    }
+
     @Test func theTextTreeFitsEightyColumnsAndCountsSends() throws {
         let (app, ada, _) = try chat()
         _ = app.inspect("tree")

@@ -141,6 +141,8 @@ func run(_ name: String, _ n: Int, _ sink: Sink) -> Bool {
         let cancellables = (0..<observers).map { _ in subject.dropFirst().sink(receiveValue: counterObserver(sink)) }
         for _ in 0..<n { subject.value.count += 1 }
         withExtendedLifetime(cancellables) {}
+    case "inspection-off", "inspection-idle", "inspection-counting", "inspection-following":
+        InspectionCost.run(InspectionCost.Mode(rawValue: parts.dropLast().joined(separator: "-"))!, observers: observers, n: n, sink: sink)
     default:
         return false
     }

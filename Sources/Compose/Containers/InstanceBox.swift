@@ -19,8 +19,9 @@ final class InstanceBox<Content: Component>: ContainerBox<InstanceID>, NodeBehav
     private var nextID: UInt64 = 1
     /// Set when the container's node took over the instance nodes.
     private var handedOver = false
-    /// Emitters that forward one member emitter of every instance.
-    private var forwards: [AnyKeyPath: Forward] = [:]
+    /// Emitters that forward one member emitter of every instance (read
+    /// by inspection, which names them: InstanceBox+NamedEmitters.swift).
+    private(set) var forwards: [AnyKeyPath: Forward] = [:]
 
     nonisolated override init() {
         super.init()

@@ -46,7 +46,8 @@ extension ComponentNode {
     }
 
     /// The property of `object` (a resource, a router) that holds the
-    /// emitter whose storage is `storage`.
+    /// emitter whose storage is `storage`, or the name `object` gives it
+    /// (``NamedEmitters``).
     private static func label(of storage: BoundObject, inside object: AnyObject) -> String? {
         // The class's own properties, then its superclasses' (a
         // container's `didCreate` is its base class's).
@@ -57,6 +58,11 @@ extension ComponentNode {
                 if storageOf(emitter) === storage { return label }
             }
             mirror = current.superclassMirror
+        }
+        // Emitters made on demand (`connection.lines`, a container's
+        // `forward(\.member)`), which no stored property holds.
+        if let named = object as? any NamedEmitters {
+            for (name, emitter) in named.namedEmitters where storageOf(emitter) === storage { return name }
         }
         return nil
     }

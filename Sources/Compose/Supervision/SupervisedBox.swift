@@ -40,8 +40,9 @@ final class SupervisedBox<Content: Component>: ContainerBox<Void>, NodeBehavior,
     private(set) var restartCount = 0
     /// The restart waiting for its backoff delay.
     private var pendingRestart: ScheduledAction?
-    /// Emitters that forward one member emitter of every instance.
-    private var forwards: [AnyKeyPath: Forward] = [:]
+    /// Emitters that forward one member emitter of every instance (read
+    /// by inspection, which names them: SupervisedBox+NamedEmitters.swift).
+    private(set) var forwards: [AnyKeyPath: Forward] = [:]
 
     nonisolated init(factory: @escaping @MainActor () -> Content) {
         self.factory = factory

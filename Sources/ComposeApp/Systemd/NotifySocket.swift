@@ -1,3 +1,7 @@
+// For SOCK_DGRAM and the SOCK_ flags: libuv's headers include
+// <sys/socket.h> first, so in a whole-module (release) build its clang
+// module, not Glibc, owns those names.
+private import CLibUV
 #if canImport(Glibc)
 import Glibc
 #endif

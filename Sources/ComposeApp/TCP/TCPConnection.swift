@@ -615,3 +615,11 @@ extension TCPConnection: EndOfTurnWork {
         flushBatch()
     }
 }
+
+extension TCPConnection: NamedEmitters {
+    /// ``lines``, once made: the tree and event paths call it
+    /// `connection.lines`, not `<emitter>`.
+    package var namedEmitters: [(name: String, emitter: any EmitterProtocol)] {
+        lineSplitter.map { [("lines", $0.lines)] } ?? []
+    }
+}

@@ -29,11 +29,22 @@ enum InspectionSockets {
     /// The apps whose sockets are in `directory` and whose process is
     /// alive, by pid. An empty list when the directory does not exist.
     ///
-    /// - Throws: ``InspectError`` when the directory is not safe.
+    /// - Throws: ``InspectError`` when the directory is not safe, or cannot
+    ///   be read (another user's: "Permission denied"), which is not the
+    ///   same as no app running.
     static func list(in directory: String) throws -> [AppSocket] {
-        guard FileManager.default.fileExists(atPath: directory) else { return [] }
+        var info = stat()
+        if lstat(directory, &info) != 0 {
+            if errno == ENOENT { return [] }
+            throw InspectError("Cannot read \(directory): \(String(cString: strerror(errno))).")
+        }
         try checkDirectory(directory)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw InspectError("Cannot list \(directory): \((error as NSError).localizedDescription)")
+        }
         return names.compactMap { name -> AppSocket? in
             guard let (app, pid) = parse(socketName: name), isAlive(pid) else { return nil }
             return AppSocket(name: app, pid: pid, path: directory + "/" + name)
