@@ -89,9 +89,8 @@ static inline int compose_set_parent_death_signal(int signum) {
    SCM_CREDENTIALS and struct ucred are declared only with _GNU_SOURCE,
    which this header cannot count on (uv.h included <sys/socket.h>
    already): the kernel's ABI is used as is, SCM_CREDENTIALS being 2 and
-   the credentials three 32-bit numbers, the process ID first. */
-#include <sys/socket.h>
-#include <sys/uio.h>
+   the credentials three 32-bit numbers, the process ID first. recvmsg
+   and struct iovec come with uv.h's <sys/socket.h>. */
 static inline ssize_t compose_receive_with_sender(int fd, void *buffer, size_t length, int32_t *pid) {
     struct iovec vector = { buffer, length };
     union {
