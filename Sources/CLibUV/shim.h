@@ -78,4 +78,58 @@ static inline int compose_set_parent_death_signal(int signum) {
     return prctl(PR_SET_PDEATHSIG, (unsigned long)signum, 0, 0, 0);
 }
 
+/* Receives one datagram of at most `length` bytes from the socket `fd`
+   (non-blocking), and in `*pid` the process ID of its sender, which the
+   kernel attaches when SO_PASSCRED is set on `fd` (0 when it did not).
+   Descriptors passed along with it (SCM_RIGHTS) are closed. Returns the
+   datagram's size, or -1 with errno set (EAGAIN: none waiting; EMSGSIZE:
+   it was longer than `length`, and is dropped). The workers mode's parent
+   reads its workers' notifications with it.
+
+   SCM_CREDENTIALS and struct ucred are declared only with _GNU_SOURCE,
+   which this header cannot count on (uv.h included <sys/socket.h>
+   already): the kernel's ABI is used as is, SCM_CREDENTIALS being 2 and
+   the credentials three 32-bit numbers, the process ID first. recvmsg
+   and struct iovec come with uv.h's <sys/socket.h>. */
+static inline ssize_t compose_receive_with_sender(int fd, void *buffer, size_t length, int32_t *pid) {
+    struct iovec vector = { buffer, length };
+    union {
+        struct cmsghdr align;
+        char bytes[CMSG_SPACE(3 * sizeof(int32_t)) + CMSG_SPACE(16 * sizeof(int))];
+    } control;
+    struct msghdr message;
+    memset(&message, 0, sizeof message);
+    message.msg_iov = &vector;
+    message.msg_iovlen = 1;
+    message.msg_control = control.bytes;
+    message.msg_controllen = sizeof control.bytes;
+    *pid = 0;
+    ssize_t received;
+    do {
+        received = recvmsg(fd, &message, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    } while (received < 0 && errno == EINTR);
+    if (received < 0) return -1;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET) continue;
+        if (header->cmsg_type == 2 && header->cmsg_len >= CMSG_LEN(3 * sizeof(int32_t))) {
+            int32_t credentials[3];
+            memcpy(credentials, CMSG_DATA(header), sizeof credentials);
+            *pid = credentials[0];
+        } else if (header->cmsg_type == SCM_RIGHTS) {
+            size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            for (size_t index = 0; index < count; index++) {
+                int passed;
+                memcpy(&passed, CMSG_DATA(header) + index * sizeof(int), sizeof passed);
+                close(passed);
+            }
+        }
+    }
+    if (message.msg_flags & MSG_TRUNC) {
+        errno = EMSGSIZE;
+        return -1;
+    }
+    return received;
+}
+
 #endif
+

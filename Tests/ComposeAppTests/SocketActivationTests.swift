@@ -162,6 +162,28 @@ import Testing
         }
     }
 
+    /// systemd's `FileDescriptorName=` on a TCP and a Unix socket of one
+    /// service, listed in the other order than the servers are declared,
+    /// plus a socket nobody names.
+    @Test func aTCPAndAUnixSocketInheritedTogetherGoToTheServersNamingThemWhateverTheirOrder() throws {
+        try withSocketDirectory { directory in
+            let unix = try TestSocket.unix(path: directory + "/control.sock")
+            let spare = try TestSocket.tcp()
+            let tcp = try TestSocket.tcp()
+            try inherit([(unix, "control"), (spare, "spare"), (tcp, "web")])
+            let web = TCPServer(port: 0, activationName: "web")
+            let control = UnixServer(path: directory + "/unused.sock", activationName: "control")
+            try web.listen()
+            try control.listen()
+            defer { web.close(); control.close() }
+            #expect(web.inheritedSocket == InheritedSocket(fd: tcp.fd, name: "web"))
+            #expect(web.port == tcp.port)
+            #expect(control.inheritedSocket == InheritedSocket(fd: unix.fd, name: "control"))
+            #expect(fileMode(directory + "/unused.sock") == nil)
+            #expect(try context.unclaimedInheritedSockets == [InheritedSocket(fd: spare.fd, name: "spare")])
+        }
+    }
+
     @Test func aUnixServerServesOnTheInheritedSocketAndLeavesItsFileAndDescriptorOnClose() throws {
         try withSocketDirectory { directory in
             let path = directory + "/echo.sock"

@@ -33,7 +33,7 @@ extension Application {
     public static var systemd: SystemdNotifier {
         guard let context else {
             Diagnostics.report(Diagnostic(.noRunningApp, "Application.systemd was used outside a running app: it sends nothing. Use it from an app's code, or from a test through TestApp."))
-            return AppContext(name: "detached").systemd
+            return SystemdNotifier.detached()
         }
         return context.systemd
     }

@@ -77,6 +77,15 @@ public final class SystemdNotifier {
         self.context = context
     }
 
+    /// A notifier of no app: it is never started, so it sends nothing.
+    /// (`Application.systemd` outside a running app; a throwaway context
+    /// would be released at once, leaving the weak reference nil anyway.)
+    private init() {}
+
+    static func detached() -> SystemdNotifier {
+        SystemdNotifier()
+    }
+
     /// Whether notifications go anywhere: started with a `$NOTIFY_SOCKET`
     /// and the app has not exited.
     public var isEnabled: Bool { isOpen }
@@ -159,9 +168,16 @@ public final class SystemdNotifier {
     /// Runs `reload` between `RELOADING=1` (with `MONOTONIC_USEC=`, the
     /// time on `CLOCK_MONOTONIC`) and `READY=1`.
     package func reload(_ reload: () -> Void) {
-        send("RELOADING=1\nMONOTONIC_USEC=\(monotonicMicroseconds)")
+        reloading()
         reload()
         send("READY=1")
+    }
+
+    /// Sends `RELOADING=1` with `MONOTONIC_USEC=` (the time on
+    /// `CLOCK_MONOTONIC`), for a reload that ends later with `READY=1`:
+    /// the workers mode's parent, whose workers reload in their own time.
+    package func reloading() {
+        send("RELOADING=1\nMONOTONIC_USEC=\(monotonicMicroseconds)")
     }
 
     // MARK: Sending

@@ -64,9 +64,13 @@ public import Compose
 /// Under systemd, give the unit `KillMode=mixed`: with the default
 /// (`control-group`) systemd sends `SIGTERM` to the workers too, and the
 /// parent's copy would be their second signal. With `Type=notify` the
-/// parent speaks for the workers (which inherit no `$NOTIFY_SOCKET`):
-/// `READY=1` once it has started them, `STATUS=` with how many run,
-/// `STOPPING=1`, and `WATCHDOG=1` from its own loop.
+/// parent speaks for the workers, whose `$NOTIFY_SOCKET` is a socket of the
+/// parent's (systemd's is not passed on): `READY=1` once every worker has
+/// said it is ready (so `systemctl start` returns when all serve),
+/// `STATUS=` with how many are, `RELOADING=1` at `SIGHUP` and `READY=1`
+/// once every worker has reloaded, `STOPPING=1`, the workers'
+/// `EXTEND_TIMEOUT_USEC=` while they drain, and `WATCHDOG=1` from its own
+/// loop.
 public struct WorkerOptions: Sendable, Equatable, ExpressibleByIntegerLiteral {
     /// How many workers to run; 0 (the default) for none: the app runs
     /// as one process. The setting `workers` overrides it.

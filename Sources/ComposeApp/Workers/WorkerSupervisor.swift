@@ -29,6 +29,11 @@ final class WorkerSupervisor {
     private let random: () -> Double
     private var slots: [Slot]
     private var restarts: WorkerRestarts
+    /// What the workers said through ``channel``, and so what systemd is
+    /// told.
+    private var readiness: WorkerReadiness
+    /// The workers' `$NOTIFY_SOCKET`, under systemd only.
+    private var channel: WorkerNotifyChannel?
     private var signalHandles: [SignalHandle] = []
     private var deadline: TimerHandle?
     /// Why the workers are being stopped, once they are.
@@ -63,6 +68,7 @@ final class WorkerSupervisor {
         self.random = random
         slots = Array(repeating: Slot(), count: max(1, count))
         restarts = WorkerRestarts(options: options)
+        readiness = WorkerReadiness(count: max(1, count))
     }
 
     private var logger: Logger { context.logger }
@@ -71,25 +77,28 @@ final class WorkerSupervisor {
     /// with the status ``WorkerOptions`` documents.
     ///
     /// Under systemd (`Type=notify`) the parent is the service's main
-    /// process and speaks for the workers, which inherit no
-    /// `$NOTIFY_SOCKET`: `READY=1` once it has started them, a `STATUS=`
-    /// line with how many run, `STOPPING=1` when it stops them, and the
-    /// watchdog pings from its own loop.
+    /// process and speaks for the workers, whose `$NOTIFY_SOCKET` is the
+    /// parent's own (``WorkerNotifyChannel``): `READY=1` once every worker
+    /// said it is ready, a `STATUS=` line with how many are,
+    /// `RELOADING=1` at `SIGHUP` and `READY=1` once every worker has
+    /// reloaded, `STOPPING=1` when it stops them, the workers'
+    /// `EXTEND_TIMEOUT_USEC=` while they drain, and the watchdog pings
+    /// from its own loop (see ``WorkerReadiness``).
     func run(systemd: SystemdEnvironment) -> Never {
         guard installSignals() else { exit(1) }
         logger.info("Workers mode: starting \(count) worker(s) of \(CommandLine.arguments.first ?? "the app") (parent pid \(getpid())).")
         context.systemd.start(environment: systemd)
+        if context.systemd.isEnabled { openChannel() }
         for index in slots.indices { start(index) }
-        context.systemd.notify("READY=1")
+        // Without a channel, all the parent knows is that it started them.
+        if channel == nil { context.systemd.notify("READY=1") }
         loop.run()
         finish()
     }
 
-    /// The `STATUS=` line: how many workers run.
+    /// The `STATUS=` line: how many workers are ready.
     private func updateStatus() {
-        let running = slots.filter { $0.process != nil }.count
-        let state = stopping == nil ? "running" : "stopping"
-        context.systemd.status = "\(running) of \(count) workers \(state)"
+        context.systemd.status = readiness.status
     }
 
     // MARK: Workers
@@ -102,10 +111,12 @@ final class WorkerSupervisor {
         var stdio: [ProcessHandle.Stdio] = [.ignore, .inherit(STDOUT_FILENO), .inherit(STDERR_FILENO)]
         // Descriptor 3 + i of the worker is the parent's 3 + i.
         for socket in inherited where socket.fd == Int32(stdio.count) { stdio.append(.inherit(socket.fd)) }
-        let environment = ChildProcess.Environment.inherit(adding: [
+        var variables = [
             LaunchEnvironment.workerVariable: "\(index)",
             LaunchEnvironment.workerParentVariable: "\(getpid())",
-        ]).resolved()
+        ]
+        if let channel { variables["NOTIFY_SOCKET"] = channel.address }
+        let environment = ChildProcess.Environment.inherit(adding: variables).resolved()
         do {
             let process = try ProcessHandle(
                 loop: loop,
@@ -122,6 +133,7 @@ final class WorkerSupervisor {
             slots[index].process = process
             slots[index].pid = process.pid
             slots[index].startedAt = loop.nanoseconds
+            readiness.started(index)
             logger.info("Worker \(index) started: pid \(process.pid).")
             updateStatus()
         } catch {
@@ -136,7 +148,7 @@ final class WorkerSupervisor {
         let slot = slots[index]
         slot.process?.close()
         slots[index].process = nil
-        updateStatus()
+        answer(readiness.exited(index).map { [$0] } ?? [])
         let ranFor = Duration.nanoseconds(Int64(clamping: loop.nanoseconds &- slot.startedAt))
         let how = signal != 0 ? "was killed by signal \(signal)" : "exited with status \(status)"
         if stopping != nil {
@@ -181,6 +193,47 @@ final class WorkerSupervisor {
         loop.stop()
     }
 
+    // MARK: Readiness
+
+    /// Opens the workers' notify socket; without it (it cannot be made)
+    /// the parent says `READY=1` once it has started them, as it knows no
+    /// better.
+    private func openChannel() {
+        do {
+            channel = try WorkerNotifyChannel(loop: loop) { [unowned self] pid, datagram in
+                self.received(datagram, from: pid)
+            }
+        } catch {
+            logger.warning("Workers mode: cannot open the workers' notify socket (\(error)); READY=1 is sent once they are started, not once they are ready.")
+        }
+    }
+
+    /// A notification from the worker `pid`; dropped unless `pid` is one.
+    private func received(_ datagram: [UInt8], from pid: Int32) {
+        guard pid > 0, let index = slots.firstIndex(where: { $0.process != nil && $0.pid == pid }) else {
+            channel?.dropped()
+            logger.debug("Workers mode: a notification from pid \(pid), which is no worker, was dropped.")
+            return
+        }
+        let wasReady = readiness.hasBeenReady
+        answer(readiness.received(WorkerReadiness.assignments(of: datagram), from: index, now: loop.nanoseconds))
+        if !wasReady, readiness.hasBeenReady { logger.info("Workers mode: all \(count) workers are ready.") }
+    }
+
+    /// Sends systemd what the workers' notifications call for, and the
+    /// status line.
+    private func answer(_ answers: [WorkerReadiness.Answer]) {
+        for answer in answers {
+            switch answer {
+            case .ready:
+                context.systemd.notify("READY=1")
+            case .extendTimeout(let microseconds):
+                context.systemd.extendTimeout(by: .microseconds(microseconds))
+            }
+        }
+        updateStatus()
+    }
+
     // MARK: Signals
 
     private func installSignals() -> Bool {
@@ -203,7 +256,13 @@ final class WorkerSupervisor {
     private func received(_ number: Int32, name: ProcessSignal.Name) {
         guard shutdownSignals.contains(name) else {
             logger.info("\(name) received: passing it on to the workers.")
-            forward(number)
+            if channel != nil, stopping == nil, name == .hangup {
+                context.systemd.reloading()
+                forward(number)
+                answer(readiness.reloadBegan().map { [$0] } ?? [])
+            } else {
+                forward(number)
+            }
             return
         }
         if stopping == nil {
@@ -221,6 +280,7 @@ final class WorkerSupervisor {
         guard stopping == nil else { return }
         stopping = reason
         context.systemd.notify("STOPPING=1")
+        readiness.stoppingBegan()
         updateStatus()
         for index in slots.indices {
             slots[index].restartTimer?.close()
@@ -269,6 +329,8 @@ final class WorkerSupervisor {
 
     private func finish() -> Never {
         let status = exitStatus
+        channel?.close()
+        channel = nil
         deadline?.close()
         for handle in signalHandles { handle.close() }
         signalHandles = []

@@ -62,6 +62,7 @@ struct FixtureApp: RouterComponent {
     let chatty = Chatty()
     let supervised = SupervisedScenario()
     let systemd = SystemdScenario()
+    let workers = WorkersScenario()
     let router = Router(start: \Self.idle)
 
     var observers: Void {
@@ -72,10 +73,21 @@ struct FixtureApp: RouterComponent {
 }
 
 extension FixtureApp: StartupComponent {
-    /// The shutdown deadline comes from COMPOSE_DEADLINE_MS (default 10 s).
+    /// The shutdown deadline comes from COMPOSE_DEADLINE_MS (default 10 s);
+    /// with `--workers N`, the first restart's delay from
+    /// COMPOSE_WORKER_BACKOFF_MS (default 100 ms, growing to 4 times that)
+    /// and the restart limit from COMPOSE_WORKER_RESTARTS (default 20).
     static var configuration: StartupConfiguration {
         let milliseconds = environment("COMPOSE_DEADLINE_MS").flatMap { Int($0) } ?? 10_000
-        return StartupConfiguration(shutdownDeadline: .milliseconds(milliseconds))
+        let backoff = environment("COMPOSE_WORKER_BACKOFF_MS").flatMap { Int($0) } ?? 100
+        let restarts = environment("COMPOSE_WORKER_RESTARTS").flatMap { Int($0) } ?? 20
+        return StartupConfiguration(
+            shutdownDeadline: .milliseconds(milliseconds),
+            workers: WorkerOptions(
+                backoff: Backoff(initial: .milliseconds(backoff), maximum: .milliseconds(backoff * 4)),
+                maximumRestarts: restarts
+            )
+        )
     }
 
     static func registerServices(in services: ServiceRegistry) {
