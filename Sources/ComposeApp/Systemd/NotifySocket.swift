@@ -1,3 +1,6 @@
+// SOCK_CLOEXEC and SOCK_NONBLOCK: a release (whole-module) build finds
+// them through the C module only, as UnixSocketFile.swift does.
+private import CLibUV
 #if canImport(Glibc)
 import Glibc
 #endif
