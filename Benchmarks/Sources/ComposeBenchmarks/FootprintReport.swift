@@ -5,10 +5,10 @@ import Foundation
 
 enum FootprintReport {
     static let labels = [
-        "StartupC": "C libuv (StartupC: first 0 ms timer callback)",
+        PlainC.startup: "C libuv (StartupC built with cc: first 0 ms timer callback)",
         "StartupCompose": "Compose (StartupCompose: root didAppear)",
         "StartupComposeStatic": "Compose, -static-stdlib (StartupComposeStatic)",
-        "EchoC": "C libuv echo server (EchoC)",
+        PlainC.echo: "C libuv echo server (EchoC built with cc)",
         "EchoCompose": "Compose echo daemon (EchoCompose)",
         "EchoComposeStatic": "Compose echo daemon, -static-stdlib (EchoComposeStatic)",
         "IdleSwiftStatic": "floor: a Swift program that does nothing, -static-stdlib (IdleSwiftStatic)",
@@ -21,6 +21,7 @@ enum FootprintReport {
     static func startup(into targets: inout [Target]) {
         progress("startup")
         do {
+            try PlainC.build()
             let times = try StartupBenchmarks.run()
             var costs: [String: StartupCost] = [:]
             let counted = Command.exists("valgrind") && Command.exists("strace") && Command.exists("objcopy")
@@ -30,7 +31,7 @@ enum FootprintReport {
                     costs[name] = try StartupCost.measure(name)
                 }
             }
-            let c = times["StartupC"]!
+            let c = times[PlainC.startup]!
             var table = Table(
                 "process start to first callback", "median ms", "ms / C", "instructions", "instructions / C",
                 "system calls", "shared objects"
@@ -38,7 +39,7 @@ enum FootprintReport {
             for name in StartupBenchmarks.programs {
                 let time = times[name]!
                 let cost = costs[name]
-                let instructionRatio = cost.map { Double($0.instructions) / Double(costs["StartupC"]!.instructions) }
+                let instructionRatio = cost.map { Double($0.instructions) / Double(costs[PlainC.startup]!.instructions) }
                 table.add(
                     labels[name]!, String(format: "%.2f", time), Format.ratio(time / c),
                     cost.map { Format.count($0.instructions) } ?? Format.none,
@@ -46,7 +47,7 @@ enum FootprintReport {
                     cost.map { Format.count($0.systemCalls) } ?? Format.none,
                     cost.map { String($0.sharedObjects) } ?? Format.none
                 )
-                guard name != "StartupC" else { continue }
+                guard name != PlainC.startup else { continue }
                 let variant = name == "StartupCompose" ? "" : " (-static-stdlib)"
                 targets.append(Target(
                     description: "startup to didAppear\(variant) ≤ 1.3x the C program's first callback (wall time; needs a quiet machine)",
@@ -82,8 +83,9 @@ enum FootprintReport {
     static func memory(into targets: inout [Target]) {
         progress("memory (~\(MemoryBenchmarks.rounds * 4 * 2) s)")
         do {
+            try PlainC.build()
             let results = try MemoryBenchmarks.run()
-            let c = results["EchoC"]!
+            let c = results[PlainC.echo]!
             var table = Table("process", "peak RSS started MiB", "peak RSS after load MiB", "after load / C")
             for name in MemoryBenchmarks.programs {
                 let result = results[name]!

@@ -12,9 +12,9 @@ import Glibc
 enum MemoryBenchmarks {
     /// Fresh processes per program; the result is the median.
     static let rounds = 3
-    /// The servers: C first (the baseline of every ratio). IdleSwiftStatic
-    /// only waits, and gets no load.
-    static let programs = ["EchoC", "EchoCompose", "EchoComposeStatic", "IdleSwiftStatic"]
+    /// The servers: C first (the baseline of every ratio), built with cc
+    /// (``PlainC``). IdleSwiftStatic only waits, and gets no load.
+    static let programs = [PlainC.echo, "EchoCompose", "EchoComposeStatic", "IdleSwiftStatic"]
     /// The load: EchoLoad's arguments after the port.
     static let load = ["pingpong", "50", "64", "200", "1000"]
     static let loadDescription = "ping-pong of 64 B on 50 connections for 1.2 s"
