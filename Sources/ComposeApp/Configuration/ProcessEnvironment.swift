@@ -10,8 +10,7 @@ internal import CLibUV
 /// (nothing in Compose calls `setenv`).
 enum ProcessEnvironment {
     /// Every `NAME=value` entry as `[NAME: value]`; an entry without `=` is
-    /// skipped, and of two entries with the same name the later one wins
-    /// (as with `ProcessInfo`).
+    /// skipped, and of two entries with the same name the later one wins.
     static func variables() -> [String: String] {
         var variables: [String: String] = [:]
         guard var entry = compose_environ() else { return variables }
