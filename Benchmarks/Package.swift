@@ -15,6 +15,13 @@ let strictSettings: [SwiftSetting] = [
 /// The C contenders: optimised like the Swift ones, every warning enabled.
 let cSettings: [CSetting] = [.unsafeFlags(["-O2", "-Wall", "-Wextra"])]
 let libuv: [LinkerSetting] = [.linkedLibrary("uv")]
+/// The Swift runtime, the standard library and Foundation linked into the
+/// executable (unsafeFlags are fine: nothing depends on this package).
+/// FoundationEssentials' static archive needs two more that the driver
+/// does not add by itself.
+let staticStdlib: [LinkerSetting] = [.unsafeFlags([
+    "-static-stdlib", "-Xlinker", "-l:lib_FoundationCollections.a", "-Xlinker", "-l:lib_FoundationCShims.a",
+])]
 
 let package = Package(
     name: "ComposeBenchmarks",
@@ -82,6 +89,17 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "StartupC", cSettings: cSettings, linkerSettings: libuv),
+        // The same app linked with -static-stdlib: the Swift runtime and
+        // Foundation inside the executable instead of shared libraries, so
+        // the dynamic loader has less to map and relocate
+        // (docs/footprint.md). Its one source file is a symbolic link to
+        // StartupCompose's.
+        .executableTarget(
+            name: "StartupComposeStatic",
+            dependencies: [.product(name: "ComposeApp", package: "Compose")],
+            swiftSettings: strictSettings,
+            linkerSettings: staticStdlib
+        ),
 
         // TCP echo: the Compose daemon, plain C on libuv, SwiftNIO on one
         // event-loop thread, and the load client that drives all three.
@@ -91,6 +109,17 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "EchoC", cSettings: cSettings, linkerSettings: libuv),
+        // Memory (docs/footprint.md): the echo daemon linked with
+        // -static-stdlib (a symbolic link to EchoCompose's source), and the
+        // floor under any Swift program, one that only waits, linked the
+        // same way.
+        .executableTarget(
+            name: "EchoComposeStatic",
+            dependencies: [.product(name: "ComposeApp", package: "Compose")],
+            swiftSettings: strictSettings,
+            linkerSettings: staticStdlib
+        ),
+        .executableTarget(name: "IdleSwiftStatic", swiftSettings: strictSettings, linkerSettings: staticStdlib),
         .executableTarget(
             name: "EchoNIO",
             dependencies: [

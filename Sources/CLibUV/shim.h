@@ -48,8 +48,9 @@ static inline void compose_line_buffer_stdout(void) {
     if (!isatty(STDOUT_FILENO)) setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
-/* This process's environment (`environ`), read on the loop thread when a
-   child is spawned with an inherited environment plus variables. */
+/* This process's environment (`environ`), read on the loop thread by the
+   configuration's environment layer and when a child is spawned with an
+   inherited environment plus variables (ProcessEnvironment.swift). */
 extern char **environ;
 static inline char **compose_environ(void) {
     return environ;

@@ -318,6 +318,11 @@ struct ConfiguredApp: StartupComponent {
         #expect(lines.contains { $0.contains("--config <file>") && $0.contains("DEMO_CONFIG") })
     }
 
+    @Test func keysReadAreToldApartWhateverTheirComponentsHold() {
+        let spellings = [["a", "b"], ["ab"], ["a:b"], ["a", ":b"], ["1:a"], [], [""], ["", ""]].map(ConfigAccessLog.flat)
+        #expect(Set(spellings).count == spellings.count)
+    }
+
     @Test func aFlagTheAppDidNotReadIsADiagnostic() {
         let app = TestApp(root: Bare())
         app.context.configuration = AppConfiguration(arguments: ["--port", "1", "--prot=2", "--verbose"], options: ConfigOptions())

@@ -33,6 +33,8 @@ import Testing
         struct AppComponent: Component { var observers: Void { None } }
         #expect(ComponentTree(AppComponent()).root.label == "app")
         #expect(ComponentTree(AppComponent(), label: "main").root.label == "main")
+        struct PagerComponent<Page>: Component { var observers: Void { None } }
+        #expect(ComponentTree(PagerComponent<Int>()).root.label == "pager")
     }
 
     @Test func copiesOfAComponentFindTheSameNode() throws {

@@ -1,7 +1,8 @@
 import Foundation
 
-// The benchmarks that run whole processes: timer lateness, startup, and TCP
-// echo. Each contender is an executable of this package (see Package.swift
+// The benchmarks that run whole processes: timer lateness and TCP echo
+// (startup and memory: StartupBenchmarks.swift, MemoryBenchmarks.swift).
+// Each contender is an executable of this package (see Package.swift
 // and Children.swift); rounds alternate between contenders, and each
 // result is the median over the rounds.
 
@@ -61,33 +62,6 @@ enum TimerBenchmarks {
         return zip(times.dropLast(), times.dropFirst()).dropFirst(skipped).map { previous, time in
             (Double(time) - Double(previous + period)) / 1_000
         }
-    }
-}
-
-// MARK: Startup
-
-enum StartupBenchmarks {
-    static let runs = 21
-
-    /// Milliseconds from just before spawning to the first callback, median
-    /// over `runs` alternating runs of each.
-    static func run() throws -> (compose: Double, c: Double) {
-        var compose: [Double] = []
-        var c: [Double] = []
-        for run in 0..<runs {
-            let order = run.isMultiple(of: 2) ? ["StartupCompose", "StartupC"] : ["StartupC", "StartupCompose"]
-            for name in order {
-                let child = try Child(name)
-                let line = try child.expectLine("appeared")
-                child.waitForExit()
-                guard let appeared = UInt64(line), appeared > child.spawnedAt else {
-                    throw ChildError(description: "\(name) printed \"appeared \(line)\"")
-                }
-                let milliseconds = Double(appeared - child.spawnedAt) / 1e6
-                if name == "StartupC" { c.append(milliseconds) } else { compose.append(milliseconds) }
-            }
-        }
-        return (Harness.median(compose), Harness.median(c))
     }
 }
 

@@ -13,15 +13,16 @@ print("- command: `make bench` (release build)")
 print("- method: every result is a median over rounds that alternate between the contenders of its row, measured in this run")
 print("  - emitters, binding, routing (in process): \(Harness.rounds) interleaved rounds per case (7 for binding), ns per operation")
 print("  - timer lateness: \(TimerBenchmarks.rounds) alternating runs of \(Format.count(TimerBenchmarks.ticks)) ticks of a 1 ms timer per process")
-print("  - startup: \(StartupBenchmarks.runs) alternating process starts each")
+print("  - startup: \(StartupBenchmarks.runs) alternating process starts each; instructions (callgrind) and system calls (strace) of one run each")
+print("  - memory: peak RSS (VmHWM) of \(MemoryBenchmarks.rounds) fresh processes each, median; resident pages per mapping from /proc/PID/smaps")
 print("  - process benchmarks (timer, startup, echo): \(WakeUpLatency.isAvailable ? "idle CPUs poll instead of halting (0 µs request on \(WakeUpLatency.path), held while they run)" : "idle CPUs may halt (\(WakeUpLatency.path) is not writable): wake-ups add to every round trip and tick")")
 print("  - TCP echo: \(EchoBenchmarks.rounds) rounds per load (servers in rotating order), \(EchoBenchmarks.durationMilliseconds) ms measured after \(EchoBenchmarks.warmupMilliseconds) ms of warm-up, one load client for all servers, 127.0.0.1 only")
 print()
 
 // `ComposeBenchmarks emitters routing echo ...` runs only the sections
 // named (emitters, store, bind, routing, instances, persist, timer,
-// startup, echo); none: all of them.
-let sections = ["emitters", "store", "bind", "routing", "instances", "persist", "timer", "startup", "echo"]
+// startup, memory, echo); none: all of them.
+let sections = ["emitters", "store", "bind", "routing", "instances", "persist", "timer", "startup", "memory", "echo"]
 let selected = Set(CommandLine.arguments.dropFirst())
 if let unknown = selected.subtracting(sections).first {
     FileHandle.standardError.write(Data("unknown section \(unknown); sections: \(sections.joined(separator: ", "))\n".utf8))
@@ -288,7 +289,7 @@ if runs("persist") {
 }
 
 // The process benchmarks: see WakeUpLatency (Children.swift).
-let wakeUpLatency = runs("timer") || runs("startup") || runs("echo") ? WakeUpLatency.hold() : nil
+let wakeUpLatency = runs("timer") || runs("startup") || runs("memory") || runs("echo") ? WakeUpLatency.hold() : nil
 
 // 5. Timer lateness: a 1 ms LoopTimer in a Compose app against plain C libuv.
 if runs("timer") {
@@ -320,24 +321,14 @@ if runs("timer") {
     }
 }
 
-// 6. Startup: process start to the root's didAppear, against plain C libuv.
+// 6. Startup: process start to the root's didAppear, against plain C
+// libuv; and 6b. memory: the echo daemon's peak RSS and where it goes.
+// Both in FootprintReport.swift.
 if runs("startup") {
-    progress("startup")
-    do {
-        let (compose, c) = try StartupBenchmarks.run()
-        var startupTable = Table("process start to first callback", "median ms", "ratio to C")
-        startupTable.add("Compose (StartupCompose: root didAppear)", String(format: "%.2f", compose), Format.ratio(compose / c))
-        startupTable.add("C libuv (StartupC: first 0 ms timer callback)", String(format: "%.2f", c), Format.ratio(1))
-        print("## Startup")
-        print()
-        print(startupTable.markdown)
-        print()
-        print("From the runner's CLOCK_MONOTONIC just before spawning (Foundation Process) to")
-        print("the child's CLOCK_MONOTONIC in its first callback, which it prints.")
-        print()
-    } catch {
-        targets.append(Target(description: "startup measured", measured: "\(error)", passed: false))
-    }
+    FootprintReport.startup(into: &targets)
+}
+if runs("memory") {
+    FootprintReport.memory(into: &targets)
 }
 
 // 7. TCP echo: Compose against plain C libuv and SwiftNIO on one thread.

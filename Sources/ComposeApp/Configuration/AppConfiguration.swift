@@ -185,7 +185,9 @@ public final class AppConfiguration {
 
     private static func environmentProvider(_ environment: Environment, prefix: String?) -> any ConfigProvider {
         let provider = switch environment {
-        case .process: EnvironmentVariablesProvider()
+        // Read from `environ`: the provider's own init() would make
+        // Foundation's ProcessInfo for the same strings.
+        case .process: EnvironmentVariablesProvider(environmentVariables: ProcessEnvironment.variables())
         case .variables(let variables): EnvironmentVariablesProvider(environmentVariables: variables)
         }
         guard let prefix else { return provider }

@@ -18,7 +18,8 @@ final class ConfigAccessLog: AccessReporter {
 
     private struct State {
         var order: [Entry] = []
-        var seen: Set<[String]> = []
+        /// The keys read, as ``flat(_:)`` spells them.
+        var seen: Set<String> = []
     }
 
     private let state = Mutex(State())
@@ -27,7 +28,7 @@ final class ConfigAccessLog: AccessReporter {
         let key = event.metadata.key
         let value = try? event.result.get()
         state.withLock { state in
-            guard state.seen.insert(key.components).inserted else { return }
+            guard state.seen.insert(Self.flat(key.components)).inserted else { return }
             state.order.append(Entry(key: key, type: event.metadata.valueType, value: value))
         }
     }
@@ -39,6 +40,21 @@ final class ConfigAccessLog: AccessReporter {
 
     /// Whether `components` has been read.
     func hasRead(_ components: [String]) -> Bool {
-        state.withLock { $0.seen.contains(components) }
+        state.withLock { $0.seen.contains(Self.flat(components)) }
+    }
+
+    /// `components` as one string that no other key spells: each
+    /// component preceded by its length in bytes. (A `Set<[String]>` costs
+    /// every app's startup a search of the runtime's conformance records
+    /// for `[String]: Hashable`, about 250 thousand instructions; `String`'s
+    /// is found already. docs/footprint.md.)
+    static func flat(_ components: [String]) -> String {
+        var text = ""
+        for component in components {
+            text += String(component.utf8.count)
+            text += ":"
+            text += component
+        }
+        return text
     }
 }

@@ -57,16 +57,7 @@ extension ChildProcess {
         func resolved() -> [String: String]? {
             if inherits, variables.isEmpty { return nil }
             guard inherits else { return variables }
-            var merged: [String: String] = [:]
-            guard var entry = compose_environ() else { return variables }
-            while let pointer = entry.pointee {
-                let text = String(cString: pointer)
-                if let equals = text.firstIndex(of: "=") {
-                    merged[String(text[..<equals])] = String(text[text.index(after: equals)...])
-                }
-                entry += 1
-            }
-            return merged.merging(variables) { _, added in added }
+            return ProcessEnvironment.variables().merging(variables) { _, added in added }
         }
     }
 }

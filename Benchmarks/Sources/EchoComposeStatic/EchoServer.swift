@@ -1,0 +1,1 @@
+../EchoCompose/EchoServer.swift

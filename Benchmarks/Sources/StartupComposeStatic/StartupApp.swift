@@ -1,0 +1,1 @@
+../StartupCompose/StartupApp.swift
