@@ -159,8 +159,10 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     }
 
     /// Registers `handler` in `scope` without checking the ancestor rule
-    /// (a mirrored store's link to the store it mirrors).
-    @inlinable
+    /// (a mirrored store's link to the store it mirrors). Inlined into the
+    /// registration, so that the optimiser sees the handler's closure go
+    /// into the observer list and moves it there (no retain and release).
+    @inlinable @inline(__always)
     func insert(once: Bool, _ handler: Handler<Value>, scope: ComponentNode?) -> Subscription {
         if state.pointee.count == state.pointee.capacity { grow() }
         let id = state.pointee.nextID
