@@ -51,6 +51,32 @@ import Testing
         #expect(signal.wasSent)
     }
 
+    /// Signal observers are stored as their own `() -> Void` closures (no
+    /// wrapping closure): each form of registration must still call them,
+    /// keep what they capture alive while registered and let it go after.
+    @Test func signalObserversAreCalledAndReleasedLikeValueObservers() {
+        final class Box { var count = 0 }
+        weak var released: Box?
+        let signal = SignalEmitter()
+        var log: [String] = []
+        do {
+            let box = Box()
+            released = box
+            let every = signal += { box.count += 1; log.append("every") }
+            signal !+= { log.append("once") }
+            signal { log.append("call") }
+            signal.send()
+            signal.send()
+            #expect(box.count == 2)
+            every.cancel()
+        }
+        #expect(log == ["every", "once", "call", "every", "call"])
+        #expect(released == nil)
+        signal.send()
+        #expect(log.last == "call")
+        #expect(signal.observerCount == 1)
+    }
+
     @Test func tildePlusEqualsPairsEachEmissionWithThePreviousOne() {
         let emitter = Emitter<Int>()
         var pairs: [[Int]] = []

@@ -20,7 +20,7 @@ public func += <E: EmitterProtocol>(
     emitter: E,
     handler: @escaping @MainActor () -> Void
 ) -> Subscription where E.Value == Void {
-    emitter.emitter.observe { handler() }
+    emitter.emitter.observeSignal(once: false, handler)
 }
 
 /// Observes the next emission only. Sugar for ``Emitter/observeOnce(_:)``.
@@ -38,7 +38,7 @@ public func !+= <E: EmitterProtocol>(
     emitter: E,
     handler: @escaping @MainActor () -> Void
 ) -> Subscription where E.Value == Void {
-    emitter.emitter.observeOnce { handler() }
+    emitter.emitter.observeSignal(once: true, handler)
 }
 
 /// Observes every emission and, at once, the last value if there is one.
@@ -58,7 +58,7 @@ public func ++= <E: EmitterProtocol>(
     emitter: E,
     handler: @escaping @MainActor () -> Void
 ) -> Subscription where E.Value == Void {
-    emitter.emitter.observeCurrent { handler() }
+    emitter.emitter.observeCurrentSignal(handler)
 }
 
 /// Observes `(new, previous)` for every emission that has a previous value.

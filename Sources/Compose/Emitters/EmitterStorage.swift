@@ -71,6 +71,9 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         /// How many dispatches of this emitter are running (reentrant sends).
         @usableFromInline var depth = 0
         @usableFromInline var cancelledCount = 0
+        /// Whether `settle` has work: an observer was cancelled or added
+        /// during a dispatch. The one field the end of a dispatch reads.
+        @usableFromInline var needsSettling = false
         @usableFromInline var nextID: UInt64 = 1
         @usableFromInline var last: Value?
         /// Whether sends are recorded as ``AppEvent``s: then the first
@@ -156,8 +159,10 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     }
 
     /// Registers `handler` in `scope` without checking the ancestor rule
-    /// (a mirrored store's link to the store it mirrors).
-    @inlinable
+    /// (a mirrored store's link to the store it mirrors). Inlined into the
+    /// registration, so that the optimiser sees the handler's closure go
+    /// into the observer list and moves it there (no retain and release).
+    @inlinable @inline(__always)
     func insert(once: Bool, _ handler: Handler<Value>, scope: ComponentNode?) -> Subscription {
         if state.pointee.count == state.pointee.capacity { grow() }
         let id = state.pointee.nextID
@@ -173,9 +178,10 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
             scope: unmanagedScope
         ))
         if state.pointee.depth == 0 {
-            state.pointee.bodies.append(ObserverBody(handler.body))
+            state.pointee.bodies.append(handler.body)
         } else {
-            state.pointee.pending.append(ObserverBody(handler.body))
+            state.pointee.pending.append(handler.body)
+            state.pointee.needsSettling = true
         }
         if let onCancel = handler.onCancel { state.pointee.cancelHooks[id] = onCancel }
         state.pointee.count = index &+ 1
@@ -225,11 +231,16 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
 
     /// Calls every observer registered before this call, in subscription
     /// order, without keeping `value`.
+    ///
+    /// The outermost dispatch (the common case) pays only for what it
+    /// needs: the scope cell and the depth. Saving and restoring the
+    /// observer scope is for nested sends alone (at depth 0 nothing reads
+    /// this emitter's scope field), and the deferred work of cancellations
+    /// and additions made meanwhile is one flag.
     @inlinable
     func dispatch(_ value: Value) {
         let end = state.pointee.count
         guard end > 0 else { return }
-        let savedScope = state.pointee.currentScope
         let savedCell = ObservationContext.enterDispatch(scopeCell: scopeCell)
         if state.pointee.depth == 0 {
             state.pointee.depth = 1
@@ -239,15 +250,15 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
             // this emitter only reads it.
             callObservers(&state.pointee.bodies, upTo: end, with: value)
             state.pointee.depth = 0
+            ObservationContext.leaveDispatch(restoring: savedCell)
+            if state.pointee.needsSettling { settle() }
         } else {
+            let savedScope = state.pointee.currentScope
             state.pointee.depth &+= 1
             sendNested(value, upTo: end)
             state.pointee.depth &-= 1
-        }
-        state.pointee.currentScope = savedScope
-        ObservationContext.leaveDispatch(restoring: savedCell)
-        if state.pointee.depth == 0, state.pointee.cancelledCount > 0 || !state.pointee.pending.isEmpty {
-            settle()
+            state.pointee.currentScope = savedScope
+            ObservationContext.leaveDispatch(restoring: savedCell)
         }
         // Stores written during the outermost dispatch send when it ends
         // (one load and a branch when none was written).
@@ -255,10 +266,10 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     }
 
     /// The loop of the outermost dispatch: observers `0..<end`, all in
-    /// `bodies` (nothing is pending when a dispatch starts). Kept out of
-    /// line (still specialised) so that the values `send` restores
-    /// afterwards do not take registers from the loop.
-    @inlinable @inline(never)
+    /// `bodies` (nothing is pending when a dispatch starts). Inlined into
+    /// `send`: out of line, its prologue and epilogue cost a send to one
+    /// observer a fifth of its instructions (callgrind).
+    @inlinable
     func callObservers(_ bodies: inout ContiguousArray<ObserverBody<Value>>, upTo end: Int, with value: Value) {
         var i = 0
         while i < end {
@@ -272,6 +283,8 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
                 }
                 markCancelled(at: i)
             }
+            // One call site: a second one makes the optimiser copy (retain)
+            // the closure and keep this loop out of line.
             state.pointee.currentScope = slot.scope
             bodies[i].call(value)
             i &+= 1
@@ -280,7 +293,8 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
 
     /// A send from inside a dispatch of this emitter: observers `0..<end`,
     /// including those added since the outer dispatch began (pending).
-    @inlinable
+    /// Out of line (still specialised): rare, and it keeps `send` small.
+    @inlinable @inline(never)
     func sendNested(_ value: Value, upTo end: Int) {
         let bodies = state.pointee.bodies
         let pending = state.pointee.pending
@@ -304,6 +318,7 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     /// `bodies`, cancelled ones are removed.
     @usableFromInline
     func settle() {
+        state.pointee.needsSettling = false
         if !state.pointee.pending.isEmpty {
             state.pointee.bodies.append(contentsOf: state.pointee.pending)
             state.pointee.pending.removeAll(keepingCapacity: true)
@@ -373,145 +388,9 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         context.record(.sent, path: name, value: AppEvent.describe(value), json: json)
     }
 
-    // MARK: Cancelling
+    // MARK: Cancelling (see EmitterStorage+Cancelling.swift)
 
     override func ownerWillBeDestroyed() {
         cancelAll()
     }
-
-    @usableFromInline
-    func contains(id: UInt64) -> Bool {
-        guard let index = index(of: id) else { return false }
-        return state.pointee.slots[index].state != .cancelled
-    }
-
-    @inlinable
-    func cancel(id: UInt64) {
-        guard let index = index(of: id), state.pointee.slots[index].state != .cancelled else { return }
-        guard state.pointee.depth == 0 else {
-            markCancelled(at: index)
-            return
-        }
-        // Not dispatching: take the observer out at once (no allocation),
-        // and let go of its closure once the state is consistent again.
-        let slots = state.pointee.slots
-        let after = state.pointee.count - index - 1
-        (slots + index).deinitialize(count: 1)
-        if after > 0 { (slots + index).moveInitialize(from: slots + index + 1, count: after) }
-        state.pointee.count -= 1
-        // The closure is released when `removed` goes, after the hook.
-        let removed = state.pointee.bodies.remove(at: index)
-        if !state.pointee.cancelHooks.isEmpty, let hook = state.pointee.cancelHooks.removeValue(forKey: id) {
-            hook()
-        }
-        _ = consume removed
-    }
-
-    /// Cancels every observer, e.g. because the owning component is destroyed.
-    @usableFromInline
-    func cancelAll() {
-        // The tracer (first, when traced) is not an observer of the app's.
-        let first = state.pointee.isTraced ? 1 : 0
-        for i in first..<state.pointee.count where state.pointee.slots[i].state != .cancelled {
-            markCancelled(at: i)
-        }
-        if state.pointee.depth == 0 { settle() }
-    }
-
-    @usableFromInline
-    func markCancelled(at index: Int) {
-        state.pointee.slots[index].state = .cancelled
-        state.pointee.cancelledCount &+= 1
-    }
-
-    /// Binary search: ids grow with every subscription and removals keep the
-    /// order, so the buffer is sorted by id.
-    @inlinable
-    func index(of id: UInt64) -> Int? {
-        var low = 0
-        var high = state.pointee.count
-        let slots = state.pointee.slots
-        while low < high {
-            let mid = (low &+ high) >> 1
-            let candidate = slots[mid].id
-            if candidate == id { return mid }
-            if candidate < id { low = mid &+ 1 } else { high = mid }
-        }
-        return nil
-    }
-
-    /// Removes cancelled observers and lets go of their closures. Runs only when no
-    /// dispatch of this emitter is in progress.
-    @usableFromInline
-    func compact() {
-        let slots = state.pointee.slots
-        let count = state.pointee.count
-        var kept = ContiguousArray<ObserverBody<Value>>()
-        kept.reserveCapacity(count - state.pointee.cancelledCount)
-        var hooks: [@MainActor () -> Void] = []
-        var write = 0
-        for read in 0..<count {
-            if slots[read].state == .cancelled {
-                if let hook = state.pointee.cancelHooks.removeValue(forKey: slots[read].id) { hooks.append(hook) }
-            } else {
-                if write != read { slots[write] = slots[read] }
-                kept.append(state.pointee.bodies[read])
-                write &+= 1
-            }
-        }
-        (slots + write).deinitialize(count: count - write)
-        state.pointee.count = write
-        state.pointee.cancelledCount = 0
-        // Swap the closures last: dropping them may run arbitrary deinit
-        // code that touches this emitter again; the state is consistent now.
-        let removed = state.pointee.bodies
-        state.pointee.bodies = kept
-        for hook in hooks { hook() }
-        _ = consume removed
-    }
-}
-
-/// An observer's closure as ``EmitterStorage`` keeps it.
-///
-/// A closure stored directly in a generic array is kept at the array's
-/// most general abstraction (value and result both passed indirectly), so
-/// every call would go through a reabstraction thunk; a closure in a field
-/// of this struct keeps the field's abstraction (the value indirect, the
-/// `Void` result direct), the one the observer closure already has, so a
-/// call is one indirect call.
-@usableFromInline
-struct ObserverBody<Value> {
-    @usableFromInline
-    let call: @MainActor (Value) -> Void
-
-    @inlinable
-    init(_ call: @escaping @MainActor (Value) -> Void) {
-        self.call = call
-    }
-}
-
-/// What an observer registers: its closure, and optionally a hook.
-@usableFromInline
-struct Handler<Value> {
-    @usableFromInline
-    let body: @MainActor (Value) -> Void
-    /// Called once when the observer is removed for any reason (used by
-    /// ``Emitter/values`` to finish its stream).
-    @usableFromInline
-    let onCancel: (@MainActor () -> Void)?
-
-    @usableFromInline
-    init(_ body: @escaping @MainActor (Value) -> Void, onCancel: (@MainActor () -> Void)? = nil) {
-        self.body = body
-        self.onCancel = onCancel
-    }
-}
-
-/// The type-erased face of an emitter's storage, for tokens and nodes.
-@MainActor
-@usableFromInline
-protocol AnyEmitterStorage: AnyObject {
-    func cancel(id: UInt64)
-    func contains(id: UInt64) -> Bool
-    func cancelAll()
 }

@@ -18,14 +18,16 @@ public struct Subscription {
     @usableFromInline let cancelAction: (@MainActor (any AnyEmitterStorage, UInt64) -> Void)?
 
     /// A token that observes nothing, e.g. for an observation that was refused.
-    @usableFromInline
+    @inlinable
     init() {
         storage = nil
         id = 0
         cancelAction = nil
     }
 
-    @usableFromInline
+    // Inlinable, like the registration that makes it: a call into the
+    // library per subscription would cost more than the token itself.
+    @inlinable
     init(storage: any AnyEmitterStorage, id: UInt64, cancel: (@MainActor (any AnyEmitterStorage, UInt64) -> Void)? = nil) {
         self.storage = storage
         self.id = id
@@ -34,8 +36,10 @@ public struct Subscription {
 
     /// Stops the observer. Safe to call more than once, and from inside any
     /// observer, including the cancelled one: it is not called again.
+    // Consuming: the token's references go to the call as they are, with no
+    // retain and release of the storage and the action around it.
     @inlinable
-    public func cancel() {
+    public __consuming func cancel() {
         guard let storage else { return }
         if let cancelAction {
             cancelAction(storage, id)
