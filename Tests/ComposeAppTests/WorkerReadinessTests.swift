@@ -297,9 +297,12 @@ import Testing
         let newPID = try #require(WorkersTests.workerPIDs(parent).last)
         // Wait until a client is served by the new worker.
         var servedAt: ContinuousClock.Instant?
-        for _ in 0..<1000 where servedAt == nil {
-            servedAt = prober.all.first { $0.probe == .served(pid: newPID) }?.began
-            if servedAt == nil { try await Task.sleep(for: .milliseconds(5)) }   // polling the prober thread's results
+        // And until enough clients began after the parent reported the
+        // death (the new worker may serve first a client that began before).
+        func probedAfterReport() -> Int { prober.all.lazy.filter { $0.began > reported }.count }
+        for _ in 0..<1000 where servedAt == nil || probedAfterReport() < 20 {
+            servedAt = servedAt ?? prober.all.first { $0.probe == .served(pid: newPID) }?.began
+            try await Task.sleep(for: .milliseconds(5))   // polling the prober thread's results
         }
         await prober.stop()
         let results = prober.all
