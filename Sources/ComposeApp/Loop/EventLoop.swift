@@ -34,10 +34,14 @@ final class EventLoop {
     let logger: Logger
     /// The handles that end each turn (see ``atEndOfTurn(_:)``).
     var turnHandles: (before: TurnHandle, after: TurnHandle)?
-    /// What finishes at the end of the current turn.
-    var endOfTurnWork: [any EndOfTurnWork] = []
-    /// The loop turn: counted up each time the loop is about to wait.
-    var turn = 0
+    /// The turn number, the end-of-turn work and the readers a budget
+    /// paused (see ``TurnState``). Behind a pointer that is never
+    /// reassigned, as ``counters``; freed in the deinit.
+    let turnState: UnsafeMutablePointer<TurnState> = {
+        let state = UnsafeMutablePointer<TurnState>.allocate(capacity: 1)
+        state.initialize(to: TurnState())
+        return state
+    }()
     /// The most bytes one stream delivers in one turn before it waits for
     /// the next (1 MiB): one flooding stream cannot hold the loop.
     var readBudgetPerTurn = 1 << 20
@@ -45,8 +49,6 @@ final class EventLoop {
     /// the next (1,024; see ``LineDelivery``): one stream of short lines
     /// cannot hold the loop either.
     var lineBudgetPerTurn = 1_024
-    /// Readers a budget paused, to read again next turn.
-    var pausedByBudget: [any TurnResumable] = []
     /// While a paused reader holds lines it read (its backlog), the next
     /// turn must not wait for I/O: an idle handle, started then.
     var backlogTurn: TurnHandle?
@@ -112,6 +114,8 @@ final class EventLoop {
         if !isClosed { tearDown() }
         counters.deinitialize(count: 1)
         counters.deallocate()
+        turnState.deinitialize(count: 1)
+        turnState.deallocate()
     }
 
     /// Starts sampling the loop's health (see ``LoopHealthMonitor``); the

@@ -1,3 +1,4 @@
+internal import CLibUV
 #if canImport(Glibc)
 import Glibc
 #endif

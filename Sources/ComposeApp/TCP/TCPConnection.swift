@@ -155,6 +155,11 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// Whether this connection wrote in the current loop turn (and so
     /// waits for its end, when the batch leaves).
     private var awaitsEndOfTurn = false
+    /// The loop turn in which the last write went to the socket at once
+    /// (``TurnState/turn``): a second write in that turn is batched. The
+    /// first write of a turn needs no end-of-turn registration: with
+    /// nothing batched, the turn's end would have nothing to do.
+    private var directWriteTurn = -1
     private var isReading = false
     private var wantsReading = false
     /// Whether the queue reached ``highWaterMark`` and has not drained to
@@ -335,7 +340,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         guard isOpen, !closeAfterFlush, !writeIsShut else { return .closed }
         guard buffer.count > 0 else { return isFull ? .full : .written }
         if case .socket(let handle) = transport {
-            if awaitsEndOfTurn || inFlight > 0 || !batch.isEmpty {
+            let turn = handle.loop.turnState.pointee.turn
+            if awaitsEndOfTurn || inFlight > 0 || !batch.isEmpty || directWriteTurn == turn {
                 if batch.count + buffer.count <= Self.batchLimit {
                     batch.append(contentsOf: buffer)
                     endTurnLater(on: handle.loop)
@@ -344,7 +350,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
                 flushBatch()
                 guard isOpen else { return .closed }
             } else {
-                endTurnLater(on: handle.loop)
+                // The turn's first write: to the socket at once, below.
+                directWriteTurn = turn
             }
         }
         var rest = buffer
