@@ -67,8 +67,14 @@ final class EventLoop {
 
     /// The buffer every stream of the loop (sockets, pipes, terminal) reads
     /// into (see ``ReadBuffer``); reached from libuv's allocation and read
-    /// callbacks through ``readBuffer(of:)``.
-    private var readBuffer = ReadBuffer()
+    /// callbacks through ``readMemory(of:)`` and ``lastReadBuffer(of:)``.
+    /// Behind a pointer that is never reassigned, as ``counters``: the
+    /// check on every read pays no exclusivity check. Freed in the deinit.
+    private let readBufferSlot: UnsafeMutablePointer<ReadBuffer> = {
+        let slot = UnsafeMutablePointer<ReadBuffer>.allocate(capacity: 1)
+        slot.initialize(to: ReadBuffer())
+        return slot
+    }()
     /// The thread the loop is pinned to (see ``pinToCurrentThread()``):
     /// the only one that may run it or touch its handles. Behind a lock:
     /// the check reads it from whatever thread asks.
@@ -116,6 +122,8 @@ final class EventLoop {
         counters.deallocate()
         turnState.deinitialize(count: 1)
         turnState.deallocate()
+        readBufferSlot.deinitialize(count: 1)
+        readBufferSlot.deallocate()
     }
 
     /// Starts sampling the loop's health (see ``LoopHealthMonitor``); the
@@ -133,11 +141,26 @@ final class EventLoop {
     /// The read buffer of the loop `uv` (see ``ReadBuffer``): the current
     /// one, unless a chunk of it is still alive, in which case a new one.
     static func readBuffer(of uv: UnsafeMutablePointer<uv_loop_t>) -> ReadBuffer {
-        let loop = owner(of: uv)
-        if !isKnownUniquelyReferenced(&loop.readBuffer) {
-            loop.readBuffer = ReadBuffer()
+        _ = readMemory(of: uv)
+        return lastReadBuffer(of: uv)
+    }
+
+    /// The memory of ``readBuffer(of:)``, for libuv's allocation callback:
+    /// the loop is reached unretained (the loop outlives its handles'
+    /// callbacks) and the buffer is not retained either.
+    static func readMemory(of uv: UnsafeMutablePointer<uv_loop_t>) -> UnsafeMutableRawBufferPointer {
+        let slot = Unmanaged<EventLoop>.fromOpaque(uv.pointee.data)._withUnsafeGuaranteedRef { $0.readBufferSlot }
+        if !isKnownUniquelyReferenced(&slot.pointee) {
+            slot.pointee = ReadBuffer()
         }
-        return loop.readBuffer
+        return slot.pointee.memory
+    }
+
+    /// The buffer ``readMemory(of:)`` handed out last: what a read
+    /// callback's bytes are in (libuv calls the allocation callback, reads,
+    /// then the read callback, with nothing in between).
+    static func lastReadBuffer(of uv: UnsafeMutablePointer<uv_loop_t>) -> ReadBuffer {
+        Unmanaged<EventLoop>.fromOpaque(uv.pointee.data)._withUnsafeGuaranteedRef { $0.readBufferSlot }.pointee
     }
 
     /// Whether the caller runs on the thread the loop is pinned to (always
