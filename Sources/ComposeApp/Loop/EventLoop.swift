@@ -145,11 +145,13 @@ final class EventLoop {
         return lastReadBuffer(of: uv)
     }
 
-    /// The memory of ``readBuffer(of:)``, for libuv's allocation callback:
-    /// the loop is reached unretained (the loop outlives its handles'
-    /// callbacks) and the buffer is not retained either.
+    /// The memory of ``readBuffer(of:)``, for libuv's allocation callback
+    /// (the buffer itself is not handed out). No `_withUnsafeGuaranteedRef`
+    /// here: a closure made in main-actor code and called by a nonisolated
+    /// function checks the executor on each call, which costs far more
+    /// than the retain it would save.
     static func readMemory(of uv: UnsafeMutablePointer<uv_loop_t>) -> UnsafeMutableRawBufferPointer {
-        let slot = Unmanaged<EventLoop>.fromOpaque(uv.pointee.data)._withUnsafeGuaranteedRef { $0.readBufferSlot }
+        let slot = owner(of: uv).readBufferSlot
         if !isKnownUniquelyReferenced(&slot.pointee) {
             slot.pointee = ReadBuffer()
         }
@@ -160,7 +162,7 @@ final class EventLoop {
     /// callback's bytes are in (libuv calls the allocation callback, reads,
     /// then the read callback, with nothing in between).
     static func lastReadBuffer(of uv: UnsafeMutablePointer<uv_loop_t>) -> ReadBuffer {
-        Unmanaged<EventLoop>.fromOpaque(uv.pointee.data)._withUnsafeGuaranteedRef { $0.readBufferSlot }.pointee
+        owner(of: uv).readBufferSlot.pointee
     }
 
     /// Whether the caller runs on the thread the loop is pinned to (always

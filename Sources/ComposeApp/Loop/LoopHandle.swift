@@ -112,15 +112,10 @@ class LoopHandle {
         guard let owner = unmanagedOwner(of: handle) else { return }
         assert(handle.map { EventLoop.owner(of: $0.pointee.loop).isOnLoopThread } ?? true, "a libuv callback on a thread other than its loop's")
         onLoopThread((owner, argument, body, counted)) { call in
-            // Not retained for the call: `handle->data` holds the owner
-            // until the close callback, which never runs inside another
-            // callback of the loop (a `close()` in `body` only asks for it).
-            call.0._withUnsafeGuaranteedRef { owner in
-                let typed = unsafeDowncast(owner, to: T.self)
-                guard !typed.isClosing else { return }
-                if call.3 { typed.loop.counters.pointee.events &+= 1 }
-                call.2(typed, call.1)
-            }
+            let typed = unsafeDowncast(call.0.takeUnretainedValue(), to: T.self)
+            guard !typed.isClosing else { return }
+            if call.3 { typed.loop.counters.pointee.events &+= 1 }
+            call.2(typed, call.1)
         }
     }
 
