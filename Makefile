@@ -3,6 +3,7 @@
 #   make run    runs the example app
 #   make bench  runs the benchmarks (release build) and prints the table
 #   make bench-instructions  counts instructions per operation with callgrind
+#   make bench-echo-counts   system calls and instructions per echo message
 #   make check-leaks  runs fixture apps under valgrind: no leak, no invalid access
 #   make soak   the relay and chat daemons against hostile clients (about 2 min)
 #   make docs   builds the API reference and articles (DocC), warnings as errors
@@ -10,7 +11,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build test run bench bench-instructions deps clean check-leaks soak docs
+.PHONY: all build test run bench bench-instructions bench-echo-counts deps clean check-leaks soak docs
 
 all: build
 
@@ -49,6 +50,16 @@ bench: deps
 bench-instructions: deps
 	@command -v valgrind >/dev/null 2>&1 || { echo "Installing valgrind with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; }
 	cd Benchmarks && $(SWIFT) build -c release --product InstructionCounts && python3 scripts/instructions.py
+
+# System calls (strace -f -c) and instructions (callgrind) per message of
+# the echo servers, Compose's and the C one, from two runs of different
+# message counts (Benchmarks/scripts/echo_counts.py): repeatable on a busy
+# machine, where the echo's wall times are not. Takes a few minutes.
+bench-echo-counts: deps
+	@command -v valgrind >/dev/null 2>&1 || { echo "Installing valgrind with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; }
+	@command -v strace >/dev/null 2>&1 || { echo "Installing strace with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq strace; }
+	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
+	cd Benchmarks && $(SWIFT) build -c release --product EchoCompose && $(SWIFT) build -c release --product EchoC && $(SWIFT) build -c release --product EchoLoad && python3 scripts/echo_counts.py $(ARGS)
 
 # Scenarios of the fixture app (Tests/Fixtures/AppFixture) under valgrind's
 # memcheck; fails on a definite leak or an invalid read or write. See

@@ -2,7 +2,7 @@
  * thread, non-blocking sockets, epoll. (The machine has two cores: one for
  * the client, one for the server under test.)
  *
- * Usage: EchoLoad PORT MODE CONNECTIONS SIZE WARMUP_MS DURATION_MS
+ * Usage: EchoLoad PORT MODE CONNECTIONS SIZE WARMUP_MS DURATION_MS [LIMIT]
  *
  *   pingpong  each connection sends SIZE bytes, waits until all SIZE came
  *             back, records the round trip, sends again;
@@ -17,7 +17,13 @@
  *   messages=M bytes=B seconds=S p50_us=X p99_us=Y
  *
  * (messages: round trips completed in the measured time; bytes: bytes read
- * back in it; p50/p99: round-trip percentiles, 0 for stream). */
+ * back in it; p50/p99: round-trip percentiles, 0 for stream).
+ *
+ * LIMIT (optional, for counting a server's system calls and instructions
+ * per message, Benchmarks/scripts/echo_counts.py): the run sends exactly
+ * LIMIT messages in all (ping-pong) or LIMIT * SIZE bytes (stream), then
+ * drains and ends; everything counts from the start (no warmup), and
+ * DURATION_MS only caps the run. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -94,8 +100,8 @@ static void watch(connection_t *connection, int operation, int writes) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 7) {
-        fprintf(stderr, "usage: EchoLoad PORT pingpong|stream CONNECTIONS SIZE WARMUP_MS DURATION_MS\n");
+    if (argc != 7 && argc != 8) {
+        fprintf(stderr, "usage: EchoLoad PORT pingpong|stream CONNECTIONS SIZE WARMUP_MS DURATION_MS [LIMIT]\n");
         return 2;
     }
     int port = atoi(argv[1]);
@@ -104,6 +110,12 @@ int main(int argc, char **argv) {
     size_t size = (size_t)atol(argv[4]);
     uint64_t warmup = (uint64_t)atol(argv[5]) * 1000000u;
     uint64_t duration = (uint64_t)atol(argv[6]) * 1000000u;
+    /* Messages (ping-pong) or bytes (stream) left to send; UINT64_MAX: no limit. */
+    uint64_t left = argc == 8 ? (uint64_t)atoll(argv[7]) : UINT64_MAX;
+    if (argc == 8) {
+        if (streaming) left *= size;
+        warmup = 0;
+    }
     if (port <= 0 || count <= 0 || size == 0) {
         fprintf(stderr, "EchoLoad: bad arguments\n");
         return 2;
@@ -134,6 +146,11 @@ int main(int argc, char **argv) {
     uint64_t measure_from = start + warmup, end = measure_from + duration;
     if (!streaming) {
         for (int i = 0; i < count; i++) {
+            if (left == 0) {
+                connections[i].received = size; /* nothing in flight */
+                continue;
+            }
+            if (left != UINT64_MAX) left--;
             connections[i].sent_at = now_ns();
             send_all(connections[i].fd, message, size);
         }
@@ -148,7 +165,7 @@ int main(int argc, char **argv) {
     uint64_t drain_deadline = end + 5000000000u;
     for (;;) {
         uint64_t now = now_ns();
-        if (now >= end && !draining) {
+        if ((now >= end || left == 0) && !draining) {
             draining = 1;
             for (int i = 0; i < count; i++) {
                 if (streaming && connections[i].wants_write) watch(&connections[i], EPOLL_CTL_MOD, 0);
@@ -197,10 +214,11 @@ int main(int argc, char **argv) {
                             uint64_t trip = at - connection->sent_at;
                             record(trip > UINT32_MAX ? UINT32_MAX : (uint32_t)trip);
                         }
-                        if (draining) {
+                        if (draining || left == 0) {
                             connection->received = size; /* done: nothing in flight */
                             break;
                         }
+                        if (left != UINT64_MAX) left--;
                         connection->received = 0;
                         connection->sent_at = now_ns();
                         send_all(connection->fd, message, size);
@@ -209,13 +227,15 @@ int main(int argc, char **argv) {
                 }
             }
             if (streaming && !draining && (events[e].events & EPOLLOUT)) {
-                while (connection->unechoed + size <= WINDOW) {
-                    ssize_t n = send(connection->fd, message, size, MSG_NOSIGNAL);
+                while (connection->unechoed + size <= WINDOW && left > 0) {
+                    size_t chunk = left < size ? (size_t)left : size;
+                    ssize_t n = send(connection->fd, message, chunk, MSG_NOSIGNAL);
                     if (n < 0) {
                         if (errno == EAGAIN || errno == EINTR) break;
                         fail("send");
                     }
                     connection->unechoed += (size_t)n;
+                    if (left != UINT64_MAX) left -= (uint64_t)n;
                 }
             }
             if (streaming && !draining) {

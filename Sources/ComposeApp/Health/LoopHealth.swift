@@ -24,7 +24,10 @@ public struct LoopHealth: Sendable, Hashable, Codable, CustomStringConvertible {
     /// timers, signals, child exits, main-actor tasks), over the window.
     public var eventsPerSecond: Double
     /// The share of the window the loop spent running the app's code
-    /// rather than waiting for I/O, 0...1 (libuv's idle time).
+    /// rather than waiting for I/O, 0...1 (libuv's idle time). The loop
+    /// measures its idle time from the first time the figures are read
+    /// (measuring costs a system call per loop wait), so this covers the
+    /// part of the window since then, and is 0 in that first snapshot.
     public var utilization: Double
     /// How much time the samples cover (up to a minute; less just after
     /// the start).

@@ -41,6 +41,11 @@ final class LoopHealthMonitor {
     private var count = 0
     /// The figures at ``start()``, for rates before two samples exist.
     private var origin: Sample
+    /// When the loop began to measure its idle time, and that idle time:
+    /// at the first ``snapshot``, not at ``start()``. Measuring makes
+    /// libuv poll once more (without waiting) before each wait, a system
+    /// call per turn that a loop nobody asks about should not pay.
+    private var idleOrigin: Sample?
 
     init(loop: EventLoop, interval: Duration) {
         self.loop = loop
@@ -56,10 +61,9 @@ final class LoopHealthMonitor {
     /// Starts sampling. The timer never keeps the loop alive.
     func start() throws(LoopError) {
         guard timer == nil else { return }
-        _ = compose_uv_measure_idle_time(loop.uv)
         let timer = try TimerHandle(loop: loop)
         self.timer = timer
-        origin = Sample(time: uv_hrtime(), lateness: 0, events: loop.counters.pointee.events, idle: uv_metrics_idle_time(loop.uv))
+        origin = Sample(time: uv_hrtime(), lateness: 0, events: loop.counters.pointee.events, idle: 0)
         arm()
     }
 
@@ -79,7 +83,8 @@ final class LoopHealthMonitor {
     private func fired() {
         let now = uv_hrtime()
         let lateness = now > due ? now - due : 0
-        record(Sample(time: now, lateness: lateness, events: loop.counters.pointee.events, idle: uv_metrics_idle_time(loop.uv)))
+        let idle = idleOrigin == nil ? 0 : uv_metrics_idle_time(loop.uv)
+        record(Sample(time: now, lateness: lateness, events: loop.counters.pointee.events, idle: idle))
         onSample?(lateness)
         arm()
     }
@@ -98,6 +103,10 @@ final class LoopHealthMonitor {
     /// The figures over the samples in the ring.
     var snapshot: LoopHealth {
         var health = LoopHealth(sampleInterval: interval)
+        if idleOrigin == nil {
+            _ = compose_uv_measure_idle_time(loop.uv)
+            idleOrigin = Sample(time: uv_hrtime(), lateness: 0, events: 0, idle: uv_metrics_idle_time(loop.uv))
+        }
         guard !ring.isEmpty else { return health }
         let newest = ring[(next + capacity - 1) % capacity]
         // The sample before the oldest in the ring, or the start.
@@ -112,8 +121,14 @@ final class LoopHealthMonitor {
         if elapsed > 0 {
             let seconds = Double(elapsed) / 1e9
             health.eventsPerSecond = Double(newest.events &- oldest.events) / seconds
-            let idle = Double(newest.idle &- oldest.idle) / Double(elapsed)
-            health.utilization = min(1, max(0, 1 - idle))
+        }
+        // Over the part of the window in which the idle time was measured.
+        if let idleOrigin {
+            let base = oldest.time >= idleOrigin.time ? oldest : idleOrigin
+            if newest.time > base.time {
+                let idle = Double(newest.idle &- base.idle) / Double(newest.time &- base.time)
+                health.utilization = min(1, max(0, 1 - idle))
+            }
         }
         return health
     }

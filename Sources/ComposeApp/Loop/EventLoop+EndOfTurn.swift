@@ -9,55 +9,74 @@ protocol EndOfTurnWork: AnyObject {
 }
 
 extension EventLoop {
+    /// The loop turn: counted up each time the loop is about to wait (see
+    /// ``TurnState/turn``).
+    var turn: Int { turnState.pointee.turn }
+
     /// Calls `work.endOfTurn()` at the end of the current loop turn: after
     /// the I/O callbacks of this turn, or, for work batched in a timer or
     /// before the loop waits, before it waits. Register once per turn.
     func atEndOfTurn(_ work: any EndOfTurnWork) {
-        guard turnHandles != nil else {
+        guard turnState.pointee.watchesTurns else {
             work.endOfTurn()
             return
         }
-        endOfTurnWork.append(work)
+        turnState.pointee.endOfTurnWork.append(work)
     }
 
-    /// Makes the handles that end each turn (when the loop is made).
+    /// Makes the handles that end each turn (when the loop is made). Each
+    /// calls the loop directly (``turnWillWait()``, ``finishTurn()``): no
+    /// closure, no reference counting, on every turn.
     func startTurnHandles() {
         do {
             let before = try TurnHandle(loop: self, phase: .beforePoll)
             let after = try TurnHandle(loop: self, phase: .afterPoll)
-            before.start { [unowned self] in
-                finishTurn()
-                beginTurn()
-                // What lines delivered from a backlog wrote.
-                finishTurn()
-            }
-            after.start { [unowned self] in finishTurn() }
+            before.start()
+            after.start()
             turnHandles = (before, after)
+            turnState.pointee.watchesTurns = true
             // Started only while a reader holds a backlog of lines.
             backlogTurn = try TurnHandle(loop: self, phase: .idle)
         } catch {
-            // Without them, work is finished at once (see finishTurn).
+            // Without them, work is finished at once (see atEndOfTurn).
             logger.error("Cannot watch the loop's turns: \(error). Writes are not batched.")
         }
+    }
+
+    /// The loop is about to wait (its before-poll handle): finishes the
+    /// turn, begins the next one, and finishes what the readers resumed
+    /// there wrote. With nothing batched and nobody paused, it only counts
+    /// the turn.
+    func turnWillWait() {
+        if !turnState.pointee.endOfTurnWork.isEmpty { finishTurn() }
+        turnState.pointee.turn &+= 1
+        guard !turnState.pointee.pausedByBudget.isEmpty else { return }
+        resumePausedReaders()
+        // What lines delivered from a backlog wrote.
+        finishTurn()
     }
 
     /// Runs the end-of-turn work registered so far (and what it registers
     /// meanwhile).
     func finishTurn() {
-        while !endOfTurnWork.isEmpty {
-            let work = endOfTurnWork
-            endOfTurnWork.removeAll(keepingCapacity: true)
+        let state = turnState
+        while !state.pointee.endOfTurnWork.isEmpty {
+            // Swapped with the spare array: items registering again land in
+            // a fresh list, and neither array is copied or reallocated.
+            var work = state.pointee.spareWork
+            state.pointee.spareWork = []
+            swap(&work, &state.pointee.endOfTurnWork)
             for item in work { item.endOfTurn() }
+            work.removeAll(keepingCapacity: true)
+            state.pointee.spareWork = work
         }
     }
 
     /// Reads again from the readers a budget paused (their data is already
     /// there, in the kernel or in their backlog): the loop is about to wait.
-    private func beginTurn() {
-        turn &+= 1
-        guard !pausedByBudget.isEmpty else { return }
-        let paused = pausedByBudget
-        pausedByBudget.removeAll(keepingCapacity: true)
+    private func resumePausedReaders() {
+        let paused = turnState.pointee.pausedByBudget
+        turnState.pointee.pausedByBudget = []
         turnHandles?.before.keepsLoopAlive = false
         backlogTurn?.stop()
         for reader in paused { reader.resumeAfterBudget() }
@@ -69,8 +88,8 @@ extension EventLoop {
     /// holds a backlog of lines, which no I/O event announces), the next
     /// turn does not wait for I/O either.
     func resumeNextTurn(_ reader: any TurnResumable, delivering: Bool = false) {
-        if pausedByBudget.isEmpty { turnHandles?.before.keepsLoopAlive = true }
-        pausedByBudget.append(reader)
+        if turnState.pointee.pausedByBudget.isEmpty { turnHandles?.before.keepsLoopAlive = true }
+        turnState.pointee.pausedByBudget.append(reader)
         if delivering { startBacklogTurn() }
     }
 
@@ -78,13 +97,14 @@ extension EventLoop {
     /// (Without it, had it not been made, the backlog would wait for the
     /// loop's next event: late, never lost.)
     private func startBacklogTurn() {
-        backlogTurn?.start {}
+        backlogTurn?.start()
     }
 
     /// Closes the turn handles (the loop is torn down).
     func closeTurnHandles() {
         finishTurn()
-        pausedByBudget = []
+        turnState.pointee.pausedByBudget = []
+        turnState.pointee.watchesTurns = false
         backlogTurn?.close()
         backlogTurn = nil
         turnHandles?.before.close()

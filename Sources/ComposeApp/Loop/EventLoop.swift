@@ -34,10 +34,14 @@ final class EventLoop {
     let logger: Logger
     /// The handles that end each turn (see ``atEndOfTurn(_:)``).
     var turnHandles: (before: TurnHandle, after: TurnHandle)?
-    /// What finishes at the end of the current turn.
-    var endOfTurnWork: [any EndOfTurnWork] = []
-    /// The loop turn: counted up each time the loop is about to wait.
-    var turn = 0
+    /// The turn number, the end-of-turn work and the readers a budget
+    /// paused (see ``TurnState``). Behind a pointer that is never
+    /// reassigned, as ``counters``; freed in the deinit.
+    let turnState: UnsafeMutablePointer<TurnState> = {
+        let state = UnsafeMutablePointer<TurnState>.allocate(capacity: 1)
+        state.initialize(to: TurnState())
+        return state
+    }()
     /// The most bytes one stream delivers in one turn before it waits for
     /// the next (1 MiB): one flooding stream cannot hold the loop.
     var readBudgetPerTurn = 1 << 20
@@ -45,8 +49,6 @@ final class EventLoop {
     /// the next (1,024; see ``LineDelivery``): one stream of short lines
     /// cannot hold the loop either.
     var lineBudgetPerTurn = 1_024
-    /// Readers a budget paused, to read again next turn.
-    var pausedByBudget: [any TurnResumable] = []
     /// While a paused reader holds lines it read (its backlog), the next
     /// turn must not wait for I/O: an idle handle, started then.
     var backlogTurn: TurnHandle?
@@ -65,8 +67,14 @@ final class EventLoop {
 
     /// The buffer every stream of the loop (sockets, pipes, terminal) reads
     /// into (see ``ReadBuffer``); reached from libuv's allocation and read
-    /// callbacks through ``readBuffer(of:)``.
-    private var readBuffer = ReadBuffer()
+    /// callbacks through ``readMemory(of:)`` and ``lastReadBuffer(of:)``.
+    /// Behind a pointer that is never reassigned, as ``counters``: the
+    /// check on every read pays no exclusivity check. Freed in the deinit.
+    private let readBufferSlot: UnsafeMutablePointer<ReadBuffer> = {
+        let slot = UnsafeMutablePointer<ReadBuffer>.allocate(capacity: 1)
+        slot.initialize(to: ReadBuffer())
+        return slot
+    }()
     /// The thread the loop is pinned to (see ``pinToCurrentThread()``):
     /// the only one that may run it or touch its handles. Behind a lock:
     /// the check reads it from whatever thread asks.
@@ -112,6 +120,10 @@ final class EventLoop {
         if !isClosed { tearDown() }
         counters.deinitialize(count: 1)
         counters.deallocate()
+        turnState.deinitialize(count: 1)
+        turnState.deallocate()
+        readBufferSlot.deinitialize(count: 1)
+        readBufferSlot.deallocate()
     }
 
     /// Starts sampling the loop's health (see ``LoopHealthMonitor``); the
@@ -129,11 +141,28 @@ final class EventLoop {
     /// The read buffer of the loop `uv` (see ``ReadBuffer``): the current
     /// one, unless a chunk of it is still alive, in which case a new one.
     static func readBuffer(of uv: UnsafeMutablePointer<uv_loop_t>) -> ReadBuffer {
-        let loop = owner(of: uv)
-        if !isKnownUniquelyReferenced(&loop.readBuffer) {
-            loop.readBuffer = ReadBuffer()
+        _ = readMemory(of: uv)
+        return lastReadBuffer(of: uv)
+    }
+
+    /// The memory of ``readBuffer(of:)``, for libuv's allocation callback
+    /// (the buffer itself is not handed out). No `_withUnsafeGuaranteedRef`
+    /// here: a closure made in main-actor code and called by a nonisolated
+    /// function checks the executor on each call, which costs far more
+    /// than the retain it would save.
+    static func readMemory(of uv: UnsafeMutablePointer<uv_loop_t>) -> UnsafeMutableRawBufferPointer {
+        let slot = owner(of: uv).readBufferSlot
+        if !isKnownUniquelyReferenced(&slot.pointee) {
+            slot.pointee = ReadBuffer()
         }
-        return loop.readBuffer
+        return slot.pointee.memory
+    }
+
+    /// The buffer ``readMemory(of:)`` handed out last: what a read
+    /// callback's bytes are in (libuv calls the allocation callback, reads,
+    /// then the read callback, with nothing in between).
+    static func lastReadBuffer(of uv: UnsafeMutablePointer<uv_loop_t>) -> ReadBuffer {
+        owner(of: uv).readBufferSlot.pointee
     }
 
     /// Whether the caller runs on the thread the loop is pinned to (always

@@ -6,6 +6,12 @@ internal import CLibUV
 /// Or a `uv_idle_t`, which, while started, keeps the loop from waiting for
 /// I/O (a reader holds lines to deliver next turn, see ``LineDelivery``).
 /// It never keeps the loop alive.
+///
+/// They run on every turn, so their callbacks call the loop directly
+/// (``EventLoop/turnWillWait()``, ``EventLoop/finishTurn()``) rather than
+/// through a closure and the owner lookup of ``LoopHandle/dispatch(_:as:counted:_:_:)``.
+/// That is safe without the closing check: `uv_close` stops a prepare,
+/// check or idle handle at once, so none calls back once it is closing.
 @MainActor
 final class TurnHandle: LoopHandle {
     enum Phase {
@@ -19,7 +25,6 @@ final class TurnHandle: LoopHandle {
     }
 
     private let phase: Phase
-    private var callback: (@MainActor () -> Void)?
 
     init(loop: EventLoop, phase: Phase) throws(LoopError) {
         self.phase = phase
@@ -39,11 +44,11 @@ final class TurnHandle: LoopHandle {
         }
     }
 
-    /// Calls `callback` at this end of every turn until the handle closes.
-    func start(_ callback: @escaping @MainActor () -> Void) {
+    /// Calls the loop at this end of every turn (the idle handle: keeps
+    /// the loop from waiting) until ``stop()`` or the handle closes.
+    func start() {
         assertOnLoopThread()
         guard !isClosing else { return }
-        self.callback = callback
         switch phase {
         case .beforePoll: uv_prepare_start(raw.assumingMemoryBound(to: uv_prepare_t.self), turnHandlePrepared)
         case .afterPoll: uv_check_start(raw.assumingMemoryBound(to: uv_check_t.self), turnHandleChecked)
@@ -52,7 +57,7 @@ final class TurnHandle: LoopHandle {
         keepsLoopAlive = false
     }
 
-    /// Stops calling back until the next ``start(_:)``.
+    /// Stops calling back until the next ``start()``.
     func stop() {
         assertOnLoopThread()
         guard !isClosing else { return }
@@ -62,24 +67,17 @@ final class TurnHandle: LoopHandle {
         case .idle: uv_idle_stop(raw.assumingMemoryBound(to: uv_idle_t.self))
         }
     }
-
-    override func releaseCallbacks() {
-        callback = nil
-    }
-
-    fileprivate func fire() {
-        callback?()
-    }
 }
 
 private func turnHandlePrepared(_ handle: UnsafeMutablePointer<uv_prepare_t>?) {
-    LoopHandle.dispatch(compose_uv_handle(handle), as: TurnHandle.self, counted: false, ()) { owner, _ in owner.fire() }
+    guard let loop = handle?.pointee.loop else { return }
+    onLoopThread(EventLoop.owner(of: loop)) { loop in loop.turnWillWait() }
 }
 
 private func turnHandleChecked(_ handle: UnsafeMutablePointer<uv_check_t>?) {
-    LoopHandle.dispatch(compose_uv_handle(handle), as: TurnHandle.self, counted: false, ()) { owner, _ in owner.fire() }
+    guard let loop = handle?.pointee.loop else { return }
+    onLoopThread(EventLoop.owner(of: loop)) { loop in loop.finishTurn() }
 }
 
-private func turnHandleIdled(_ handle: UnsafeMutablePointer<uv_idle_t>?) {
-    LoopHandle.dispatch(compose_uv_handle(handle), as: TurnHandle.self, counted: false, ()) { owner, _ in owner.fire() }
-}
+/// Nothing to do: a started idle handle only keeps the loop from waiting.
+private func turnHandleIdled(_ handle: UnsafeMutablePointer<uv_idle_t>?) {}

@@ -147,14 +147,27 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     public private(set) var isOpen = true
 
     let transport: Transport
+
+    // The write path's state, read on every write. `@exclusivity(unchecked)`
+    // drops the dynamic exclusivity checks (about 150 instructions per
+    // echoed message): every access is on the main actor, in this file,
+    // and none stays open across a call that could reach the connection
+    // again (`batch` is copied out before it is written; `inFlight` changes
+    // only in plain statements), so no two accesses can overlap.
+
     /// Bytes handed to libuv's write queue and not yet written.
-    private var inFlight = 0
+    @exclusivity(unchecked) private var inFlight = 0
     /// Small writes made after the first one of a loop turn; they leave
     /// together, in one write call, at the end of the turn.
-    private var batch: [UInt8] = []
+    @exclusivity(unchecked) private var batch: [UInt8] = []
     /// Whether this connection wrote in the current loop turn (and so
     /// waits for its end, when the batch leaves).
-    private var awaitsEndOfTurn = false
+    @exclusivity(unchecked) private var awaitsEndOfTurn = false
+    /// The loop turn in which the last write went to the socket at once
+    /// (``TurnState/turn``): a second write in that turn is batched. The
+    /// first write of a turn needs no end-of-turn registration: with
+    /// nothing batched, the turn's end would have nothing to do.
+    @exclusivity(unchecked) private var directWriteTurn = -1
     private var isReading = false
     private var wantsReading = false
     /// Whether the queue reached ``highWaterMark`` and has not drained to
@@ -335,7 +348,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         guard isOpen, !closeAfterFlush, !writeIsShut else { return .closed }
         guard buffer.count > 0 else { return isFull ? .full : .written }
         if case .socket(let handle) = transport {
-            if awaitsEndOfTurn || inFlight > 0 || !batch.isEmpty {
+            let turn = handle.loop.turnState.pointee.turn
+            if awaitsEndOfTurn || inFlight > 0 || !batch.isEmpty || directWriteTurn == turn {
                 if batch.count + buffer.count <= Self.batchLimit {
                     batch.append(contentsOf: buffer)
                     endTurnLater(on: handle.loop)
@@ -344,7 +358,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
                 flushBatch()
                 guard isOpen else { return .closed }
             } else {
-                endTurnLater(on: handle.loop)
+                // The turn's first write: to the socket at once, below.
+                directWriteTurn = turn
             }
         }
         var rest = buffer
