@@ -1,6 +1,6 @@
 // The template files of the `compose` tool live in the folders beside this
 // file and ship as this target's resources. This file only finds them.
-import Foundation
+public import Foundation
 
 /// Where the template folders are.
 public enum TemplateFiles {

@@ -1,5 +1,5 @@
-import Compose
-import Logging
+public import Compose
+public import Logging
 
 /// A loop resource stored in a component: it offers emitters (its component
 /// adopts them), starts when the component appears (if

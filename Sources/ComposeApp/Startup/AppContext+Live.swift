@@ -1,5 +1,5 @@
-import Compose
-import Logging
+public import Compose
+public import Logging
 
 extension AppContext {
     /// A live context: an event loop of its own, a clock on that loop's

@@ -1,6 +1,6 @@
 public import Logging
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 /// A log handler for standard error connected to the systemd journal: each
