@@ -44,6 +44,6 @@ extension StepperApp {
                 shown.send("Type +, -, reset or quit.")
             }
         }
-        commands.didEnd += { Application.shutdown() }
+        commands.didReachEnd += { Application.shutdown() }
     }
 }

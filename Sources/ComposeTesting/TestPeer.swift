@@ -70,7 +70,7 @@ public final class TestPeer {
     }
 
     /// Reads again: what the buffer held arrives, and the app's queued
-    /// writes flow (its write callbacks, `drained`, ...).
+    /// writes flow (its write callbacks, `didBecomeWritable`, ...).
     public func resumeReading() {
         run { peer.resumeReading() }
     }

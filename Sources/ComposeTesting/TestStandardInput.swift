@@ -6,7 +6,7 @@ internal import ComposeApp
 /// ```swift
 /// app.standardInput.write("sta")
 /// app.standardInput.write("tus\nhelp\n")   // the app reads "status", "help"
-/// app.standardInput.close()                // then end of input (didEnd)
+/// app.standardInput.close()                // then end of input (didReachEnd)
 /// ```
 ///
 /// Bytes written before the app reads wait for it; a partial line waits for

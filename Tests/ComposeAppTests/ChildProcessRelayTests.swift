@@ -53,7 +53,7 @@ struct YesSession: Component {
         // the pipe and then the queue.
         let child = ChildProcess("/bin/sh", arguments: ["-c", "sleep 1; cat > /dev/null"], acceptsInput: true)
         var events: [String] = []
-        child.drained += { events.append("drained at \(child.queuedInputBytes)") }
+        child.didBecomeWritable += { events.append("drained at \(child.queuedInputBytes)") }
         try child.start()
         defer { child.close() }
         let chunk = [UInt8](repeating: 120, count: 64 * 1024)

@@ -136,7 +136,7 @@ private func numberedLines(_ count: Int) -> (text: [UInt8], lines: [String]) {
         var lines: [String] = []
         var ended = false
         input += { lines.append($0) }
-        input.didEnd += { ended = true }
+        input.didReachEnd += { ended = true }
         input.start()
         #expect(LoopDriver.run(until: { ended }))
         #expect(lines == expected)

@@ -37,7 +37,7 @@ struct FloodClient: Component {
             }
             journal.entries.append("wrote \(results[.written] ?? 0) written, \(results[.queued] ?? 0) queued, \(results[.full] ?? 0) full, \(results[.closed] ?? 0) closed")
         }
-        connection.drained += { journal.entries.append("drained at \(connection.queuedBytes)") }
+        connection.didBecomeWritable += { journal.entries.append("drained at \(connection.queuedBytes)") }
     }
 }
 

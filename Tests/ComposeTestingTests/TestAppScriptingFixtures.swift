@@ -9,7 +9,7 @@ struct Shell: Component {
     let journal = Journal()
     var observers: Void {
         input += { line in journal.entries.append(line) }
-        input.didEnd += {
+        input.didReachEnd += {
             journal.entries.append("<end>")
             Application.shutdown(status: 0)
         }

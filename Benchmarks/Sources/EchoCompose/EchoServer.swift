@@ -23,7 +23,7 @@ struct EchoSession: Component {
                 connection.pauseReading()
             }
         }
-        connection.drained += {
+        connection.didBecomeWritable += {
             connection.resumeReading()
         }
     }

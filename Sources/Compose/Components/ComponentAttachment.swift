@@ -23,7 +23,7 @@
 public protocol ComponentAttachment: AnyObject {
     /// The component was bound as `node` (its `path` names it, e.g.
     /// `app.server.listener`). Emitters the attachment offers should be
-    /// adopted by the node here (``Emitter/adopt(by:)``).
+    /// adopted by the node here (``ComponentNode/adopt(_:)``).
     func componentDidBind(_ node: ComponentNode)
     /// The component became part of the active tree.
     func componentDidAppear()

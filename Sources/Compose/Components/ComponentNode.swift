@@ -129,7 +129,7 @@ public final class ComponentNode {
         let created = SignalEmitter()
         // The tree records lifecycle events itself.
         created.storage.exemptFromTracing()
-        created.adopt(by: self)
+        self.adopt(created)
         lifecycle[keyPath: key] = created
         return created
     }

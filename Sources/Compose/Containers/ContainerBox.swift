@@ -17,8 +17,8 @@ class ContainerBox<Event>: BoundObject {
     override func claim(by node: ComponentNode) {
         super.claim(by: node)
         guard owner === node else { return }
-        didCreate.adopt(by: node)
-        didDestroy.adopt(by: node)
+        node.adopt(didCreate)
+        node.adopt(didDestroy)
     }
 
     override func didBindChildren(of node: ComponentNode) {

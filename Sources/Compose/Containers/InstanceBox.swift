@@ -80,7 +80,7 @@ final class InstanceBox<Content: Component>: ContainerBox<InstanceID>, NodeBehav
             return existing
         }
         let output = Emitter<(id: InstanceID, value: Value)>()
-        if let container { output.adopt(by: container) }
+        if let container { container.adopt(output) }
         // Each instance's observer lives in that instance's scope, so it
         // ends with the instance.
         let forward = Forward(output: output) { instance in

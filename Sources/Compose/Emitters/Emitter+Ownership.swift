@@ -1,12 +1,19 @@
-extension Emitter {
-    /// Makes `node` the owner of this emitter, as if the component had
+extension ComponentNode {
+    /// Makes this node the owner of `emitter`, as if the component had
     /// declared it: the ancestor-observation rule applies to it, and
     /// destroying the component cancels every observer of it. For
     /// ``ComponentAttachment`` types that offer emitters (timers, sockets).
     /// An emitter keeps its first owner.
-    public func adopt(by node: ComponentNode) {
-        storage.claim(by: node)
+    ///
+    /// ```swift
+    /// node.adopt(timer)   // a LoopTimer stored outside the component
+    /// ```
+    public func adopt(_ emitter: some EmitterProtocol) {
+        emitter.emitter.storage.claim(by: self)
     }
+}
+
+extension Emitter {
 
     /// The app context of the component that owns this emitter (declares or
     /// adopted it), while that component is bound: how a resource stored in

@@ -189,7 +189,7 @@ public final class Router: BoundObject {
         for emitter in [didPush, didPop, didReplace, didChangePath] {
             // The router records route changes as events of its own.
             emitter.storage.exemptFromTracing()
-            emitter.adopt(by: node)
+            node.adopt(emitter)
         }
     }
 

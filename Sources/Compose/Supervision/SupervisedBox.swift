@@ -169,7 +169,7 @@ final class SupervisedBox<Content: Component>: ContainerBox<Void>, NodeBehavior,
     func forward<Value>(_ keyPath: KeyPath<Content, Emitter<Value>>) -> Emitter<Value> {
         if let existing = forwards[keyPath]?.output as? Emitter<Value> { return existing }
         let output = Emitter<Value>()
-        if let container { output.adopt(by: container) }
+        if let container { container.adopt(output) }
         // The observer lives in the instance's scope, so it ends with it.
         let forward = Forward(output: output) { instance, node in
             ObservationContext.withScope(node) {

@@ -117,8 +117,8 @@ public final class Supervisor: BoundObject {
     override func claim(by node: ComponentNode) {
         super.claim(by: node)
         guard owner === node else { return }
-        didRestart.adopt(by: node)
-        didGiveUp.adopt(by: node)
+        node.adopt(didRestart)
+        node.adopt(didGiveUp)
     }
 
     override func didBindChildren(of node: ComponentNode) {

@@ -1,5 +1,5 @@
 public import Compose
-public import Logging
+package import Logging
 
 /// A loop resource stored in a component: it offers emitters (its component
 /// adopts them), starts when the component appears (if
@@ -70,7 +70,7 @@ extension LoopResource {
     }
 
     public func componentDidBind(_ node: ComponentNode) {
-        for emitter in offeredEmitters { emitter.adopt(by: node) }
+        for emitter in offeredEmitters { node.adopt(emitter) }
     }
 
     public func componentDidAppear() {
@@ -88,12 +88,5 @@ extension LoopResource {
 
     public func componentWillBeDestroyed() {
         close()
-    }
-}
-
-extension EmitterProtocol {
-    /// Makes `node` the owner of this emitter (see `Emitter.adopt(by:)`).
-    public func adopt(by node: ComponentNode) {
-        emitter.adopt(by: node)
     }
 }

@@ -10,14 +10,14 @@ internal import CLibUV
 ///     let input = StandardInput()
 ///     var observers: Void {
 ///         input += { line in print("you said", line) }
-///         input.didEnd += { Application.shutdown() }
+///         input.didReachEnd += { Application.shutdown() }
 ///     }
 /// }
 /// ```
 ///
 /// Stored in a component it reads while the component is active. Works with
 /// a terminal, a pipe or a redirected file. A final line without a newline
-/// is still sent, before ``didEnd``. Reading keeps the app running until end
+/// is still sent, before ``didReachEnd``. Reading keeps the app running until end
 /// of input.
 ///
 /// A line longer than ``maximumLineLength`` (64 KiB by default) is not
@@ -38,7 +38,7 @@ public final class StandardInput: EmitterProtocol, LoopResource {
     /// Each line read, without `\n` (and without a `\r` before it).
     public let emitter = Emitter<String>()
     /// Sent once at end of input.
-    public let didEnd = SignalEmitter()
+    public let didReachEnd = SignalEmitter()
     /// Sent when reading fails (reading then stops), and for each line
     /// longer than ``maximumLineLength`` (reading goes on).
     public let errors = Emitter<LoopError>()
@@ -61,7 +61,7 @@ public final class StandardInput: EmitterProtocol, LoopResource {
     public private(set) var isAtEnd = false
 
     /// The emitters its component adopts.
-    public var offeredEmitters: [any EmitterProtocol] { [emitter, didEnd, errors] }
+    public var offeredEmitters: [any EmitterProtocol] { [emitter, didReachEnd, errors] }
 
     /// Reads file descriptor 0 (or `fd`).
     ///
@@ -138,7 +138,7 @@ public final class StandardInput: EmitterProtocol, LoopResource {
             lines?.finish()
             isAtEnd = true
             stop()
-            didEnd.send()
+            didReachEnd.send()
             return
         }
         lines?.append(bytes)

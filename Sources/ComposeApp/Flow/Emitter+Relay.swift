@@ -20,7 +20,7 @@ extension EmitterProtocol where Value == ByteChunk {
     ///
     /// Call it from the component that owns (or is an ancestor of) both
     /// streams: a component may observe only its own and its descendants'
-    /// emitters, and the relay observes `sink.drained`.
+    /// emitters, and the relay observes `sink.didBecomeWritable`.
     public func relay(to sink: some WritableStream, pausing source: some ReadableStream) {
         let valve = RelayValve(source: source)
         valve.watch(sink)
@@ -52,7 +52,7 @@ extension EmitterProtocol where Value == String {
 final class RelayValve {
     private weak var source: (any ReadableStream)?
     private var isPaused = false
-    /// The observation of the sink's `drained`, cancelled with the relay.
+    /// The observation of the sink's `didBecomeWritable`, cancelled with the relay.
     private var drainedSubscription: Subscription?
 
     init(source: any ReadableStream) {
@@ -60,7 +60,7 @@ final class RelayValve {
     }
 
     func watch(_ sink: some WritableStream) {
-        drainedSubscription = sink.drained.observe { [weak self] in self?.drained() }
+        drainedSubscription = sink.didBecomeWritable.observe { [weak self] in self?.drained() }
     }
 
     /// The relay ended: stop listening to the sink.

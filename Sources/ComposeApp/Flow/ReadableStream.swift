@@ -12,7 +12,7 @@ public protocol ReadableStream: AnyObject {
 }
 
 /// A stream written with back-pressure: ``write(_:)`` says
-/// ``WriteResult/full`` above its high-water mark, and ``drained`` is sent
+/// ``WriteResult/full`` above its high-water mark, and ``didBecomeWritable`` is sent
 /// once it is back at its low one.
 @MainActor
 public protocol WritableStream: AnyObject {
@@ -20,7 +20,7 @@ public protocol WritableStream: AnyObject {
     @discardableResult
     func write(_ buffer: UnsafeRawBufferPointer) -> WriteResult
     /// Sent when a full stream is back at its low-water mark.
-    var drained: SignalEmitter { get }
+    var didBecomeWritable: SignalEmitter { get }
 }
 
 /// What a write to a ``WritableStream`` did with the bytes.
@@ -30,7 +30,7 @@ public enum WriteResult: Sendable, Equatable {
     /// Some bytes are queued; the queue is below the high-water mark.
     case queued
     /// Queued, and the queue is at or above the high-water mark: stop
-    /// writing until the stream's `drained`.
+    /// writing until the stream's `didBecomeWritable`.
     case full
     /// The stream is closed or closing, or this write took its queue past
     /// its limit and closed it; nothing more will be written.

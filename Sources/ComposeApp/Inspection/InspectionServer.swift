@@ -115,7 +115,7 @@ final class InspectionServer {
         let id = ObjectIdentifier(connection)
         client.subscriptions = [
             connection.lines.observe { [weak session] line in session?.receive(line) },
-            connection.drained.observe { [weak session] in session?.outputDrained() },
+            connection.didBecomeWritable.observe { [weak session] in session?.outputDrained() },
             connection.didClose.observe { [unowned self] _ in
                 if let client = self.clients.removeValue(forKey: id) { self.end(client) }
             },

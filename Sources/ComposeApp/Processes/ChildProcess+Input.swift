@@ -12,7 +12,7 @@ extension ChildProcess {
     /// ignored, ``WriteResult/closed``); a failed write goes to ``errors``.
     /// A child that does not read makes the queue grow: at
     /// ``inputHighWaterMark`` the write says ``WriteResult/full``; wait for
-    /// ``drained`` (or relay into the child, which does).
+    /// ``didBecomeWritable`` (or relay into the child, which does).
     @discardableResult
     public func write(_ text: String) -> WriteResult {
         var text = text
@@ -57,7 +57,7 @@ extension ChildProcess {
         }
         if isInputFull, queuedInputBytes <= inputLowWaterMark {
             isInputFull = false
-            drained.send()
+            didBecomeWritable.send()
         }
     }
 

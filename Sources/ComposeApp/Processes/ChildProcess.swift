@@ -156,14 +156,14 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
     /// Sent when the child's input queue, once it reached
     /// ``inputHighWaterMark``, is back at ``inputLowWaterMark``: writing may
     /// go on.
-    public let drained = SignalEmitter()
+    public let didBecomeWritable = SignalEmitter()
     /// Bytes written to the child's input that it has not read yet (beyond
     /// what the pipe holds).
     public internal(set) var queuedInputBytes = 0
     /// The input queue size at which ``write(_:)-([UInt8])`` says
     /// ``WriteResult/full``. 1 MiB by default.
     public var inputHighWaterMark = 1 << 20
-    /// Once full, the input queue size at which ``drained`` is sent.
+    /// Once full, the input queue size at which ``didBecomeWritable`` is sent.
     /// 256 KiB by default.
     public var inputLowWaterMark = 256 << 10
     /// Whether the input queue reached ``inputHighWaterMark`` and has not

@@ -28,7 +28,7 @@ import Logging
 /// into a queue. Nothing written is ever dropped silently. When the queue
 /// reaches ``highWaterMark`` (1 MiB) the write returns ``WriteResult/full``;
 /// with ``pausesReadingWhenFull`` (the default) reading also pauses, and
-/// ``drained`` is sent (and reading resumes) once the queue is back at
+/// ``didBecomeWritable`` is sent (and reading resumes) once the queue is back at
 /// ``lowWaterMark`` (256 KiB). A peer that does not read cannot make the
 /// process buffer without bound: past ``maximumQueuedBytes`` (4 MiB) the
 /// connection is closed, with a ``LoopError/Code/sendQueueExceeded`` error
@@ -78,7 +78,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     public let didClose = Emitter<CloseReason>()
     /// Sent when a queue that reached ``highWaterMark`` is back at
     /// ``lowWaterMark``: writing may go on.
-    public let drained = SignalEmitter()
+    public let didBecomeWritable = SignalEmitter()
     /// Sent when the peer ends its side (half-close or close); with
     /// ``closesOnEndOfInput`` the connection then closes.
     public let didReachEnd = SignalEmitter()
@@ -89,7 +89,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// writes, timers); the connection is closed for it once
     /// ``StartupConfiguration/drainTimeout`` has passed. A connection
     /// whose `willDrain` nobody observes is closed at once instead (its
-    /// queue written out). Not to be confused with ``drained`` (the write
+    /// queue written out). Not to be confused with ``didBecomeWritable`` (the write
     /// queue emptied).
     ///
     /// ```swift
@@ -115,7 +115,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// The queue size at which writes report ``WriteResult/full`` (and
     /// reading pauses, with ``pausesReadingWhenFull``). 1 MiB by default.
     public var highWaterMark = 1 << 20
-    /// Once full, the queue size at which ``drained`` is sent and reading
+    /// Once full, the queue size at which ``didBecomeWritable`` is sent and reading
     /// resumes. 256 KiB by default.
     public var lowWaterMark = 256 << 10
     /// The most bytes that may wait for a peer that does not read: a write
@@ -171,7 +171,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     private var isReading = false
     private var wantsReading = false
     /// Whether the queue reached ``highWaterMark`` and has not drained to
-    /// ``lowWaterMark`` yet: writes should wait for ``drained``.
+    /// ``lowWaterMark`` yet: writes should wait for ``didBecomeWritable``.
     public private(set) var isFull = false
     /// Whether ``close()`` waits for the queue to be written out.
     private(set) var closeAfterFlush = false
@@ -446,7 +446,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         if isFull, queuedBytes <= lowWaterMark {
             isFull = false
             updateReading()
-            drained.send()
+            didBecomeWritable.send()
         }
     }
 
@@ -580,7 +580,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// The emitters its component adopts (``lines`` if it was asked for
     /// before the component was bound).
     public var offeredEmitters: [any EmitterProtocol] {
-        var emitters: [any EmitterProtocol] = [emitter, didClose, drained, didReachEnd, errors, willDrain]
+        var emitters: [any EmitterProtocol] = [emitter, didClose, didBecomeWritable, didReachEnd, errors, willDrain]
         if let lineSplitter { emitters.append(lineSplitter.lines) }
         return emitters
     }

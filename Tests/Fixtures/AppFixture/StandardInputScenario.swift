@@ -5,7 +5,7 @@ struct StandardInputScenario: Component {
     let input = StandardInput()
     var observers: Void {
         input += { line in say("line: \(line)") }
-        input.didEnd += {
+        input.didReachEnd += {
             say("end")
             Application.shutdown()
         }

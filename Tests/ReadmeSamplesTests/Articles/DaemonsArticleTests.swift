@@ -20,7 +20,7 @@ struct Console: Component {
             log.lines.append("> \(command)")
             if command == "quit" { Application.shutdown(status: 0) }
         }
-        input.didEnd += { Application.shutdown(status: 0) }     // Ctrl-D
+        input.didReachEnd += { Application.shutdown(status: 0) }     // Ctrl-D
         hangup += { _ in log.lines.append("reloading") }        // kill -HUP
     }
 }
