@@ -137,4 +137,23 @@ import Testing
         let server = try String(contentsOf: ToolPaths.checkout.appendingPathComponent("Sources/ComposeApp/TCP/TCPServer.swift"), encoding: .utf8)
         #expect(!server.contains("uv_tcp_bind failed: EADDRINUSE"), "TCPServer.listen()'s documentation")
     }
+
+    /// STYLE says `InternalImportsByDefault` is on, but Package.swift did
+    /// not enable it; and the tools version must be the one the manifest's
+    /// features need (package traits, used for swift-configuration, came
+    /// with 6.1).
+    @Test func thePackageEnablesWhatStyleSaysAndNeedsItsToolsVersion() throws {
+        let manifest = try String(contentsOf: ToolPaths.checkout.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let firstLine = manifest.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(firstLine == "// swift-tools-version: 6.1")
+        #expect(manifest.contains("traits: ["))
+        for feature in ["ExistentialAny", "MemberImportVisibility", "InternalImportsByDefault"] {
+            #expect(manifest.contains(".enableUpcomingFeature(\"\(feature)\")"), "\(feature)")
+        }
+        // Every target takes the strict settings.
+        let targets = manifest.components(separatedBy: ".target(").count - 1
+            + manifest.components(separatedBy: ".executableTarget(").count - 1
+            + manifest.components(separatedBy: ".testTarget(").count - 1
+        #expect(manifest.components(separatedBy: "swiftSettings: strictSettings").count - 1 == targets)
+    }
 }

@@ -58,14 +58,15 @@ public final class ComponentTree {
     ///   - root: The root component.
     ///   - label: The root's label in paths.
     ///   - scheduler: The clock of this tree's time-based operators.
-    ///   - logger: Where diagnostics are logged.
+    ///   - logger: Where diagnostics are logged; by default the running
+    ///     app's logger, else one labelled `compose`.
     ///   - diagnostics: The emitter diagnostics are sent on. Pass one you
     ///     already observe to see those reported while binding.
     public convenience init<Root: Component>(
         _ root: Root,
         label: String? = nil,
         scheduler: (any Scheduler)? = nil,
-        logger: Logger = Logger(label: "compose"),
+        logger: Logger? = nil,
         diagnostics: Emitter<Diagnostic> = Emitter()
     ) {
         let running = AppContext.current
@@ -73,7 +74,7 @@ public final class ComponentTree {
             name: Self.defaultLabel(for: Root.self),
             isSimulated: running?.isSimulated ?? false,
             scheduler: scheduler ?? running?.scheduler,
-            logger: logger,
+            logger: logger ?? running?.logger ?? Logger(label: "compose"),
             diagnostics: diagnostics
         )
         context.runtime = running?.runtime
