@@ -39,8 +39,8 @@ enum InspectionBenchmarks {
         let plainEmitter = plainProbe.value
         let inspectedEmitter = inspectedProbe.value
         for _ in 0..<observers {
-            plain.run { plainEmitter += EmitterBenchmarks.observer(sink) }
-            inspected.run { inspectedEmitter += EmitterBenchmarks.observer(sink) }
+            _ = plain.run { plainEmitter += EmitterBenchmarks.observer(sink) }
+            _ = inspected.run { inspectedEmitter += EmitterBenchmarks.observer(sink) }
         }
         let perSend = Harness.measure([
             Variant("off") { sends in
