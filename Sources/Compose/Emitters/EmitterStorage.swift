@@ -379,7 +379,9 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     @usableFromInline @inline(never)
     func trace(_ value: Value) {
         state.pointee.sendCount &+= 1
-        guard let owner, let context = owner.context, context.eventTrace.isOn else { return }
+        guard let owner, let context = owner.context else { return }
+        context.eventTrace.sends &+= 1
+        guard context.eventTrace.isOn else { return }
         let name = owner.emitterLabel(of: self).map { owner.path + "." + $0 } ?? owner.path + ".<emitter>"
         var json: String?
         if let capture = context.eventTrace.capture, capture.covers(name), let encodable = value as? any Encodable {

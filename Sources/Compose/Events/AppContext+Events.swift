@@ -55,6 +55,12 @@ extension AppContext {
         updateTracing()
     }
 
+    /// How many sends of the tree's emitters were counted (while
+    /// ``countsSends`` or tracing is on), recorded as events or not: a
+    /// follower that let go of tracing while it was behind learns from it
+    /// how many events it missed.
+    package var countedSends: Int { eventTrace.sends }
+
     /// Ends one ``holdTracing()``.
     package func releaseTracing() {
         eventTrace.holds = Swift.max(0, eventTrace.holds - 1)
@@ -106,6 +112,10 @@ final class EventTrace {
     /// When sends were first counted (the app's clock), if ever.
     var countingSince: Duration?
     let emitter = Emitter<AppEvent>()
+
+    /// How many sends the tracers saw, recorded or not: what a follower
+    /// that stopped recording while it was behind missed.
+    var sends = 0
 
     /// Whether emitters carry their tracer (which counts, and records while
     /// ``isOn``).

@@ -17,8 +17,9 @@ protocol InspectionOutput: AnyObject {
 /// fewer than ``followQueueLimit`` bytes wait for the client; past that
 /// they are dropped and counted, and the client gets
 /// `{"v":1,"dropped":N,...}` once it has caught up (at its next event, or
-/// when its queue drains). The app spends at most one comparison on an
-/// event it drops (plus tracing itself, which is on while anyone follows).
+/// when its queue drains). While a client is behind, the app makes no
+/// events for it at all: the session lets go of its hold on tracing and
+/// counts the sends it misses instead (see ``isBehind``).
 @MainActor
 final class InspectionSession {
     /// The most bytes waiting for a follower before its events are dropped.
@@ -34,6 +35,14 @@ final class InspectionSession {
     /// Set while writing, so that a diagnostic the write itself reports is
     /// not written into the same output.
     private var isWriting = false
+    /// Whether the client is ``followQueueLimit`` behind: its hold on
+    /// tracing is let go until its queue drains, so the app does not make
+    /// events (describe values, build paths) only for this session to drop
+    /// them; it still counts its sends (`AppContext.countedSends`), and
+    /// those it missed are reported as dropped when the client catches up.
+    private var isBehind = false
+    /// `countedSends` when the client fell behind.
+    private var sendsWhenBehind = 0
 
     private struct Following {
         var prefix: String
@@ -71,6 +80,7 @@ final class InspectionSession {
 
     /// The client's queue drained: tells it about events it missed.
     func outputDrained() {
+        catchUp()
         reportDrops()
     }
 
@@ -99,6 +109,7 @@ final class InspectionSession {
 
     private func stopFollowing() {
         guard let current = following else { return }
+        catchUp()
         following = nil
         for subscription in current.subscriptions { subscription.cancel() }
         inspection.endFollowing()
@@ -116,7 +127,9 @@ final class InspectionSession {
     }
 
     private func deliver(_ event: AppEvent) {
-        guard let following, matches(event.path, following) else { return }
+        // Behind, the counted sends stand for what is missed (events made
+        // for another holder of tracing are not counted twice).
+        guard !isBehind, let following, matches(event.path, following) else { return }
         guard admitsEvent() else { return }
         var members: [InspectionJSON.Member] = [
             .init(key: "v", value: .int(InspectionRequest.version)),
@@ -144,10 +157,31 @@ final class InspectionSession {
         guard output.queuedBytes < Self.followQueueLimit else {
             dropped += 1
             totalDropped += 1
+            fallBehind()
             return false
         }
         reportDrops()
         return true
+    }
+
+    /// The client fell ``followQueueLimit`` behind: lets go of its hold on
+    /// tracing until its queue drains (see ``isBehind``).
+    private func fallBehind() {
+        guard !isBehind, following != nil, let context = inspection.context else { return }
+        isBehind = true
+        sendsWhenBehind = context.countedSends
+        context.releaseTracing()
+    }
+
+    /// The client's queue drained (or it stops following): holds tracing
+    /// again and counts the sends it missed meanwhile as dropped.
+    private func catchUp() {
+        guard isBehind, let context = inspection.context else { return }
+        isBehind = false
+        let missed = max(0, context.countedSends &- sendsWhenBehind)
+        dropped += missed
+        totalDropped += missed
+        context.holdTracing()
     }
 
     private func reportDrops() {
