@@ -82,8 +82,9 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         /// Never traced: lifecycle and router emitters, whose changes the
         /// tree and router record as events of their own.
         @usableFromInline var isTraceExempt = false
-        /// Sends the tracer saw (see ``AppContext/countsSends``).
-        @usableFromInline var sendCount = 0
+        /// The tracer's counts and cached name, made when the emitter is
+        /// first traced and kept (with its count) while tracing is off.
+        var tracer: SendTracer?
 
         @usableFromInline
         init(slots: UnsafeMutablePointer<Slot>) {
@@ -140,7 +141,7 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     /// Sends counted while the tracer was on (see ``AppContext/countsSends``);
     /// `nil` for an emitter that is never traced (lifecycle, router).
     var countedSends: Int? {
-        state.pointee.isTraceExempt ? nil : state.pointee.sendCount
+        state.pointee.isTraceExempt ? nil : state.pointee.tracer?.sendCount ?? 0
     }
 
     var observerCount: Int {
@@ -341,8 +342,15 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     // an emitter that is not traced pays nothing on its sends.
 
     override func claim(by node: ComponentNode) {
+        let previous = owner
         super.claim(by: node)
-        if owner === node, let context = node.context, context.eventTrace.isInstalled {
+        guard owner === node else { return }
+        // A new owner: a new path, maybe another app.
+        if previous !== node, let tracer = state.pointee.tracer {
+            tracer.name = nil
+            if state.pointee.isTraced { tracer.events = node.context?.eventTrace }
+        }
+        if let context = node.context, context.eventTrace.isInstalled {
             setTracing(true)
         }
     }
@@ -352,11 +360,21 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         // Not while this emitter dispatches: its observers are in use.
         guard wanted != state.pointee.isTraced, state.pointee.depth == 0 else { return }
         if wanted {
+            let tracer = state.pointee.tracer ?? SendTracer()
+            state.pointee.tracer = tracer
+            tracer.events = owner?.context?.eventTrace
             if state.pointee.count == state.pointee.capacity { grow() }
             let slots = state.pointee.slots
             if state.pointee.count > 0 { (slots + 1).moveInitialize(from: slots, count: state.pointee.count) }
             slots.initialize(to: Slot(id: 0, state: .live, scope: nil))
-            state.pointee.bodies.insert(ObserverBody { [unowned self] value in self.trace(value) }, at: 0)
+            // Counting touches only the tracer (not generic); only a send
+            // that is recorded goes into this generic class's code.
+            state.pointee.bodies.insert(ObserverBody { [unowned self] value in
+                tracer.sendCount &+= 1
+                guard let events = tracer.events else { return }
+                events.sends &+= 1
+                if events.isOn { self.record(value, tracer: tracer, events: events) }
+            }, at: 0)
             state.pointee.count += 1
         } else if state.pointee.count > 0, state.pointee.slots[0].id == 0 {
             let slots = state.pointee.slots
@@ -364,6 +382,7 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
             if state.pointee.count > 1 { slots.moveInitialize(from: slots + 1, count: state.pointee.count - 1) }
             state.pointee.count -= 1
             state.pointee.bodies.remove(at: 0)
+            state.pointee.tracer?.events = nil
         }
         state.pointee.isTraced = wanted
     }
@@ -374,17 +393,19 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         state.pointee.isTraceExempt = true
     }
 
-    /// Counts this send and, while the owner's app records events, records
-    /// it as an ``AppEvent``.
-    @usableFromInline @inline(never)
-    func trace(_ value: Value) {
-        state.pointee.sendCount &+= 1
+    /// Records a send as an ``AppEvent``: the app records events.
+    @inline(never)
+    private func record(_ value: Value, tracer: SendTracer, events: EventTrace) {
         guard let owner, let context = owner.context else { return }
-        context.eventTrace.sends &+= 1
-        guard context.eventTrace.isOn else { return }
-        let name = owner.emitterLabel(of: self).map { owner.path + "." + $0 } ?? owner.path + ".<emitter>"
+        let name: String
+        if let known = tracer.name {
+            name = known
+        } else {
+            name = owner.emitterLabel(of: self).map { owner.path + "." + $0 } ?? owner.path + ".<emitter>"
+            tracer.name = name
+        }
         var json: String?
-        if let capture = context.eventTrace.capture, capture.covers(name), let encodable = value as? any Encodable {
+        if let capture = events.capture, capture.covers(name), let encodable = value as? any Encodable {
             json = capture.encode(encodable)
         }
         context.record(.sent, path: name, value: AppEvent.describe(value), json: json)

@@ -68,8 +68,14 @@ public struct AppEvent: Hashable, Sendable, CustomStringConvertible {
     /// ``maximumValueLength`` characters.
     public static func describe<Value>(_ value: Value) -> String? {
         if Value.self == Void.self { return nil }
-        let text = String(describing: value)
-        guard text.count > maximumValueLength else { return text }
+        // A string (a line, most often) is its own description: no search
+        // for a conformance, no copy.
+        let text = Value.self == String.self
+            ? withUnsafePointer(to: value) { $0.withMemoryRebound(to: String.self, capacity: 1) { $0.pointee } }
+            : String(describing: value)
+        // No more bytes than the limit: no more characters either, without
+        // counting them.
+        guard text.utf8.count > maximumValueLength, text.count > maximumValueLength else { return text }
         return String(text.prefix(maximumValueLength)) + "…"
     }
 
