@@ -150,6 +150,34 @@ struct InspectedComponent: RouterComponent {
         }
     }
 
+    @Test func aFollowerTakesAtMostItsEventsPerTurnAndIsToldHowManyItMissed() throws {
+        try withServer { server, tree, _ in
+            let client = try connect(server.path)
+            defer { client.connection.abort() }
+            client.connection.writeLine(#"{"v":1,"command":"follow","path":"inspected.ping"}"#)
+            #expect(LoopDriver.run(until: { !client.lines.isEmpty }))
+            let root = try #require(tree.root.value(as: InspectedComponent.self))
+            // A flood: 1,000 sends in one loop turn.
+            let burst = 1_000
+            for index in 0..<burst { root.ping.send("message \(index)") }
+            #expect(LoopDriver.run(until: { client.lines.contains { $0.contains(#""dropped""#) } }))
+            let events = client.lines.filter { $0.contains(#""event""#) }
+            #expect(events.count == InspectionSession.eventsPerTurn)
+            #expect(events.last?.contains("message \(InspectionSession.eventsPerTurn - 1)") == true)
+            let report = try InspectionJSON.parse(try #require(client.lines.first { $0.contains(#""dropped""#) }))
+            // Every send the follower missed is counted (the store's, which
+            // it does not follow, too: counts are of sends, not of events).
+            guard case .int(let dropped)? = report["dropped"] else {
+                Issue.record("no count in \(report)")
+                return
+            }
+            #expect(dropped >= burst - InspectionSession.eventsPerTurn)
+            // The next turn, the follower follows again.
+            root.ping.send("after the flood")
+            #expect(LoopDriver.run(until: { client.lines.last?.contains("after the flood") == true }))
+        }
+    }
+
     @Test func blockingTheLoopFor200MillisecondsShowsInTheLoopReportsLag() throws {
         let context = try #require(AppContext.current)
         try context.startLoopHealth(interval: .milliseconds(10))

@@ -13,17 +13,27 @@ protocol InspectionOutput: AnyObject {
 /// One inspection client: reads its request lines and writes its replies,
 /// and, while it follows, the app's events that match its path prefix.
 ///
-/// **A slow follower never slows the app.** Events are written only while
-/// fewer than ``followQueueLimit`` bytes wait for the client; past that
-/// they are dropped and counted, and the client gets
-/// `{"v":1,"dropped":N,...}` once it has caught up (at its next event, or
-/// when its queue drains). While a client is behind, the app makes no
-/// events for it at all: the session lets go of its hold on tracing and
-/// counts the sends it misses instead (see ``isBehind``).
+/// **A follower never slows the app.** Events are written only while
+/// fewer than ``followQueueLimit`` bytes wait for the client, and at most
+/// ``eventsPerTurn`` of them in one loop turn; past either they are dropped
+/// and counted, and the client gets `{"v":1,"dropped":N,...}` once it has
+/// caught up (at its next event, or when its queue drains). While a client
+/// is behind, the app makes no events for it at all: the session lets go
+/// of its hold on tracing and counts the sends it misses instead (see
+/// ``isBehind``). So under a flood a follower costs the app at most
+/// ``eventsPerTurn`` events' work per turn, whatever the flood's rate and
+/// however fast the client reads: the fairness bounds of the read and line
+/// budgets hold with a follower attached.
 @MainActor
-final class InspectionSession {
+final class InspectionSession: TurnResumable {
     /// The most bytes waiting for a follower before its events are dropped.
     static let followQueueLimit = 256 << 10
+    /// The most events written to a follower in one loop turn (an app
+    /// without a loop, on virtual time, has no such limit). A flooding
+    /// stream delivers up to ``EventLoop/lineBudgetPerTurn`` lines a turn,
+    /// each a send or more: describing and encoding them all would make
+    /// every turn several times longer.
+    static let eventsPerTurn = 256
 
     private let inspection: Inspection
     private let output: any InspectionOutput
@@ -43,6 +53,12 @@ final class InspectionSession {
     private var isBehind = false
     /// `countedSends` when the client fell behind.
     private var sendsWhenBehind = 0
+    /// The loop turn ``eventsThisTurn`` counts in.
+    private var turn = -1
+    /// Events written in ``turn``.
+    private var eventsThisTurn = 0
+    /// Whether the loop resumes this session at the next turn.
+    private var resumesNextTurn = false
 
     private struct Following {
         var prefix: String
@@ -151,17 +167,38 @@ final class InspectionSession {
     }
 
     /// Whether an event may be written now: `false` (and counted) while
-    /// the client is ``followQueueLimit`` behind. Reports earlier drops
-    /// first.
+    /// the client is ``followQueueLimit`` behind, or once ``eventsPerTurn``
+    /// were written this loop turn. Reports earlier drops first.
     private func admitsEvent() -> Bool {
-        guard output.queuedBytes < Self.followQueueLimit else {
+        let loop = inspection.context?.eventLoop
+        if let loop, loop.turn != turn {
+            turn = loop.turn
+            eventsThisTurn = 0
+        }
+        guard output.queuedBytes < Self.followQueueLimit, eventsThisTurn < Self.eventsPerTurn else {
             dropped += 1
             totalDropped += 1
             fallBehind()
+            // Over this turn's events, not behind in bytes: caught up next turn.
+            if let loop, output.queuedBytes < Self.followQueueLimit, !resumesNextTurn {
+                resumesNextTurn = true
+                loop.resumeNextTurn(self)
+            }
             return false
         }
+        if loop != nil { eventsThisTurn += 1 }
         reportDrops()
         return true
+    }
+
+    /// The loop turn after one whose ``eventsPerTurn`` were used began:
+    /// follows again, unless the client is behind in bytes meanwhile (then
+    /// its queue draining catches up).
+    func resumeAfterBudget() {
+        resumesNextTurn = false
+        guard output.queuedBytes < Self.followQueueLimit else { return }
+        catchUp()
+        reportDrops()
     }
 
     /// The client fell ``followQueueLimit`` behind: lets go of its hold on
