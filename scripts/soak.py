@@ -9,7 +9,8 @@ flood-follow scenario is issue 16's: a slow `compose inspect PID follow`
 client attached to a flooded chat must not slow the other members.
 
     scripts/soak.py [--bin DIR] [only ...]    # only: relay-yes, flood, noline,
-                                             # groups, chat, flood-follow
+                                             # groups, chat, relay-follow,
+                                             # flood-follow
 """
 import argparse
 import json
@@ -116,6 +117,40 @@ class Lines:
         self.sock.sendall((text + "\n").encode())
 
 
+class SlowFollower:
+    """`compose inspect PID follow --json` whose output is read slowly, so
+    that it falls behind and the app must drop (and count) its events."""
+
+    def __init__(self, compose, pid, runtime):
+        self.process = subprocess.Popen(
+            [compose, "inspect", str(pid), "follow", "--json"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, XDG_RUNTIME_DIR=runtime))
+        self.events, self.dropped, self.first = 0, 0, None
+        threading.Thread(target=self._read_slowly, daemon=True).start()
+
+    def _read_slowly(self):
+        for raw in self.process.stdout:
+            line = raw.decode(errors="replace")
+            if self.first is None:
+                self.first = line
+            if '"dropped"' in line:
+                self.dropped += json.loads(line).get("dropped", 0)
+            elif '"event"' in line:
+                self.events += 1
+                if self.events % 100 == 0:
+                    time.sleep(0.01)  # a slow reader: about 10,000 events/s at most
+
+    def wait(self, timeout=10):
+        try:
+            return self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            return self.process.wait()
+
+    def summary(self):
+        return f"{self.events} events read, {self.dropped} dropped (reported to the follower)"
+
+
 def percentile(values, p):
     values = sorted(values)
     return values[min(len(values) - 1, len(values) * p // 100)]
@@ -138,9 +173,21 @@ def relay_yes(relay):
     client.close()
 
 
-def flood(relay):
-    """One client reads a `yes` flood; another measures echo round trips."""
-    daemon = Daemon(relay)
+def flood(relay, compose=None):
+    """One client reads a `yes` flood; another measures echo round trips.
+    With `compose`, issue 16's check: a slow `compose inspect PID follow`
+    client is attached throughout, and the same bounds hold."""
+    runtime = tempfile.mkdtemp(prefix="compose-soak-", dir="/tmp")
+    try:
+        flood_measured(relay, compose, runtime)
+    finally:
+        shutil.rmtree(runtime, ignore_errors=True)
+
+
+def flood_measured(relay, compose, runtime):
+    daemon = Daemon(relay, environment={"XDG_RUNTIME_DIR": runtime})
+    name = "flood-follow (relay)" if compose else "flood"
+    follower = None
     flooder = daemon.connect()
     flooder.sendall(b"run yes\n")
     received = [0]
@@ -158,7 +205,9 @@ def flood(relay):
 
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
-    time.sleep(1)  # let the flood reach full speed before measuring
+    if compose:
+        follower = SlowFollower(compose, daemon.pid, runtime)
+    time.sleep(1)  # let the flood reach full speed (and the follower fall behind) before measuring
     echo = Lines(daemon.connect())
     echo.send("stats reset")
     echo.readline()
@@ -173,16 +222,23 @@ def flood(relay):
     echo.send("stats")
     stats = echo.readline()
     flood_bytes = received[0]
+    peak = peak_rss_mib(daemon.pid)
     status, seconds = daemon.terminate()
     stop.set()
     p99 = percentile(trips, 99)
-    report("flood: echo round trip p99 < 10 ms", p99 < 10,
+    report(f"{name}: echo round trip p99 < 10 ms", p99 < 10,
            f"p50 {percentile(trips, 50):.2f} ms, p99 {p99:.2f} ms, max {max(trips):.2f} ms over {len(trips)}; "
            f"flood {flood_bytes / MIB:.0f} MiB read meanwhile")
     late = dict(zip(stats.split()[3::2], stats.split()[4::2]))
     timer_p99 = int(late.get("p99", "999999")) / 1000
-    report("flood: 10 ms timer lateness p99 < 5 ms", timer_p99 < 5, stats)
-    report("flood: SIGTERM exits 0 within 1 s", status == 0 and seconds < 1, f"exit {status} after {seconds:.3f} s")
+    report(f"{name}: 10 ms timer lateness p99 < 5 ms", timer_p99 < 5, stats)
+    report(f"{name}: SIGTERM exits 0 within 1 s", status == 0 and seconds < 1, f"exit {status} after {seconds:.3f} s")
+    if follower:
+        follower_status = follower.wait()
+        report(f"{name}: the slow follower's events are dropped and counted", follower.first is not None
+               and follower.dropped > 0, follower.summary())
+        report(f"{name}: peak RSS < 64 MiB with the follower", peak < 64, f"{peak:.1f} MiB")
+        report(f"{name}: the follower ends with the app, exit 0", follower_status == 0, f"exit {follower_status}")
 
 
 def no_newline(relay):
@@ -414,42 +470,23 @@ def flood_follow(binary, compose):
         time.sleep(1)  # let the flood reach full speed before measuring
         alone = round_trips()
 
-        # The follower: its standard output is read slowly, so it falls
-        # behind and the app must drop (and count) its events.
-        follower = subprocess.Popen(
-            [compose, "inspect", str(daemon.pid), "follow", "--json"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, XDG_RUNTIME_DIR=runtime))
-        events, dropped, first = [0], [0], []
-
-        def read_slowly():
-            for raw in follower.stdout:
-                line = raw.decode(errors="replace")
-                if not first:
-                    first.append(line)
-                if '"dropped"' in line:
-                    dropped[0] += json.loads(line).get("dropped", 0)
-                elif '"event"' in line:
-                    events[0] += 1
-                    if events[0] % 100 == 0:
-                        time.sleep(0.01)  # a slow reader: about 10,000 events/s at most
-
-        threading.Thread(target=read_slowly, daemon=True).start()
+        follower = SlowFollower(compose, daemon.pid, runtime)
         time.sleep(1)  # the follower connects and falls behind
         followed = round_trips()
         peak = peak_rss_mib(daemon.pid)
         stop.set()
         status, seconds = daemon.terminate()
         talker.sock.close()
-        follower.wait(10)
+        follower_status = follower.wait()
         p99_alone, p99 = percentile(alone, 99), percentile(followed, 99)
         report("flood-follow: /who round trip p99 < 10 ms while a slow follower is attached", p99 < 10,
                f"p50 {percentile(followed, 50):.2f} ms, p99 {p99:.2f} ms, max {max(followed):.2f} ms over {len(followed)}; "
                f"without the follower: p50 {percentile(alone, 50):.2f} ms, p99 {p99_alone:.2f} ms")
-        report("flood-follow: the slow follower's events are dropped and counted", bool(first) and dropped[0] > 0,
-               f"{events[0]} events read, {dropped[0]} dropped (reported to the follower)")
+        report("flood-follow: the slow follower's events are dropped and counted", follower.first is not None
+               and follower.dropped > 0, follower.summary())
         report("flood-follow: peak RSS < 64 MiB with the follower", peak < 64, f"{peak:.1f} MiB")
         report("flood-follow: SIGTERM exits 0 in under 5 s, the follower with it", status == 0 and seconds < 5
-               and follower.returncode == 0, f"exit {status} after {seconds:.2f} s; follower exit {follower.returncode}")
+               and follower_status == 0, f"exit {status} after {seconds:.2f} s; follower exit {follower_status}")
     finally:
         shutil.rmtree(runtime, ignore_errors=True)
 
@@ -464,6 +501,7 @@ def main():
     scenarios = {
         "relay-yes": lambda: relay_yes(relay),
         "flood": lambda: flood(relay),
+        "relay-follow": lambda: flood(relay, os.path.join(options.bin, "compose")),
         "noline": lambda: no_newline(relay),
         "groups": lambda: groups(relay),
         "chat": lambda: chat(chat_binary),
