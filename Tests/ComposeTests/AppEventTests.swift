@@ -21,6 +21,8 @@ import Testing
         #expect(AppEvent.describe(()) == nil)
         #expect(AppEvent.describe("a line") == "a line")
         #expect(AppEvent.describe(42) == "42")
+        #expect(AppEvent.describe(true) == "true")
+        #expect(AppEvent.describe(2.5) == "2.5")
         #expect(AppEvent.describe(Point(x: 1, y: 2)) == "(1, 2)")
         // Twice as many bytes as characters: within the limit, whole.
         let accented = String(repeating: "é", count: limit)
