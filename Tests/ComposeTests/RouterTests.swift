@@ -56,6 +56,26 @@ import Testing
         #expect(host.root.home.router.path == \HomeFlow.self)
     }
 
+    @Test func aRouteEqualsTheKeyPathThatNamesItAndNoOther() {
+        let host = TestHost(AppFlow())
+        let route = host.root.router.path
+        #expect(route == \AppFlow.auth)
+        #expect(\AppFlow.auth == route)
+        #expect(route != \AppFlow.home)
+        #expect(route != \AppFlow.self)
+        // Same type, not a stored child: a computed property.
+        #expect(route != \AppFlow.sameAuth)
+        // Same offset and type, another component's key path.
+        #expect(route != \Mirrored.auth)
+        let home = host.root.home.router.path
+        #expect(home == \HomeFlow.self)
+        #expect(home != \HomeFlow.feed)
+        #expect(home != \HomeFlow.itself)
+        host.root.home.router.push(\HomeFlow.feed)
+        #expect(host.root.home.router.path == \HomeFlow.feed)
+        #expect(host.root.home.router.path != \HomeFlow.self)
+    }
+
     @Test func popToRootRemovesEveryRouteAboveTheStartTopFirst() {
         let host = TestHost(AppFlow())
         host.root.router.replace(\AppFlow.home)
@@ -206,4 +226,17 @@ import Testing
         #expect(host.diagnostics.isEmpty)
         #expect(host.tree.focusedNode?.path == "appFlow.home")
     }
+}
+
+private struct Mirrored: Component {
+    let auth = AuthFlow()
+    var observers: Void { None }
+}
+
+extension AppFlow {
+    var sameAuth: AuthFlow { auth }
+}
+
+extension HomeFlow {
+    var itself: HomeFlow { self }
 }

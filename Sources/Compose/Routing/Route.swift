@@ -30,8 +30,14 @@ public struct Route: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether `route` is the route `keyPath` names.
+    ///
+    /// Compares types and the stored property's offset: no name is made
+    /// (printing a key path costs tens of thousands of instructions, and
+    /// code asks where its router is on every line it handles).
     public static func == <Root, Value>(route: Route, keyPath: KeyPath<Root, Value>) -> Bool {
-        RouteKey(keyPath).matches(route)
+        guard route.rootType == ObjectIdentifier(Root.self), route.valueType == ObjectIdentifier(Value.self) else { return false }
+        let offset = MemoryLayout<Root>.offset(of: keyPath)
+        return RouteKey.isSelf(keyPath, offset: offset) ? route.isSelf : !route.isSelf && offset == route.offset
     }
 
     /// Whether `route` is the route `keyPath` names.
@@ -46,23 +52,42 @@ public struct Route: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// What a routing key path says, reduced to what resolution needs.
-struct RouteKey: Sendable, CustomStringConvertible {
+// @unchecked only for `keyPath`: a key path object is immutable once made
+// (its components are written when it is instantiated, never after), every
+// property here is a `let`, and the key path is only read, to print it.
+struct RouteKey: @unchecked Sendable, CustomStringConvertible {
     let rootType: ObjectIdentifier
-    let rootName: String
     let valueType: ObjectIdentifier
     let isSelf: Bool
     /// The byte offset of the stored property; `nil` when the key path is
     /// not a stored-property path (a computed property, an optional chain).
     let offset: Int?
-    let description: String
+    /// The key path, printed only for a diagnostic or an unbound route.
+    let keyPath: AnyKeyPath
+    /// The root's type, named only for a diagnostic.
+    let root: any Any.Type
 
     init<Root, Value>(_ keyPath: KeyPath<Root, Value>) {
         rootType = ObjectIdentifier(Root.self)
-        rootName = "\(Root.self)"
         valueType = ObjectIdentifier(Value.self)
-        isSelf = keyPath == (\Root.self as AnyKeyPath)
-        offset = isSelf ? 0 : MemoryLayout<Root>.offset(of: keyPath)
-        description = "\(keyPath)"
+        offset = MemoryLayout<Root>.offset(of: keyPath)
+        isSelf = Self.isSelf(keyPath, offset: offset)
+        self.keyPath = keyPath
+        root = Root.self
+    }
+
+    /// `\Self.reports` or `\Self.self`.
+    var description: String { "\(keyPath)" }
+
+    /// The root type's name (`LoginComponent`).
+    var rootName: String { "\(root)" }
+
+    /// Whether `keyPath` is `\Root.self`, the identity: the only key path
+    /// of a component (a struct) to a value of its own type at offset 0.
+    /// (Comparing with `\Root.self` would instantiate that key path at
+    /// every call.)
+    static func isSelf<Root, Value>(_ keyPath: KeyPath<Root, Value>, offset: Int?) -> Bool {
+        Value.self == Root.self && offset == 0
     }
 
     func matches(_ route: Route) -> Bool {
