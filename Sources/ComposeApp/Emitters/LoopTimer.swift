@@ -40,6 +40,11 @@ public final class LoopTimer: EmitterProtocol, LoopResource {
     /// Whether it starts when its component appears.
     public let startsWithComponent: Bool
     private var handle: TimerHandle?
+    /// Whether `handle` holds this timer's callback (it was started on a
+    /// loop once): then ``start()`` only restarts it.
+    private var isLive = false
+    /// ``interval`` in libuv's milliseconds (rounded up).
+    private lazy var intervalMilliseconds = TimerHandle.milliseconds(interval)
     private var isClosed = false
     /// On a virtual clock: the scheduled firing and the context it keeps
     /// running.
@@ -82,6 +87,14 @@ public final class LoopTimer: EmitterProtocol, LoopResource {
     /// Starts (or restarts) the countdown. Does nothing once closed.
     public func start() {
         guard !isClosed else { return }
+        // Running on a loop already: a restart (an idle timeout restarted by
+        // every line) only sets libuv's timer again.
+        if let handle, isLive {
+            handle.keepsLoopAlive = keepsLoopAlive
+            isRunning = true
+            handle.restart(afterMilliseconds: intervalMilliseconds, repeatMilliseconds: repeats ? intervalMilliseconds : 0)
+            return
+        }
         let context = emitter.ownerContext ?? AppContext.current
         if let context, context.isSimulated {
             guard let scheduler = context.scheduler else {
@@ -107,6 +120,7 @@ public final class LoopTimer: EmitterProtocol, LoopResource {
             if self?.repeats == false { self?.isRunning = false }
             emitter.send()
         }
+        isLive = true
     }
 
     private func startVirtual(on scheduler: any Scheduler, keeping context: AppContext?) {

@@ -28,6 +28,17 @@ final class TimerHandle: LoopHandle {
         uv_timer_start(timer, timerHandleFired, Self.milliseconds(timeout), Self.milliseconds(interval))
     }
 
+    /// Restarts the countdown with the callback given last, the times
+    /// already in libuv's milliseconds: what a timer restarted on every
+    /// line of input (an idle timeout) does, without storing a new closure
+    /// or converting its durations each time.
+    func restart(afterMilliseconds timeout: UInt64, repeatMilliseconds interval: UInt64) {
+        assertOnLoopThread()
+        guard !isClosing, callback != nil else { return }
+        uv_update_time(handle.pointee.loop)
+        uv_timer_start(timer, timerHandleFired, timeout, interval)
+    }
+
     func stop() {
         assertOnLoopThread()
         guard !isClosing else { return }

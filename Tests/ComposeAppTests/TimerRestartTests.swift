@@ -1,0 +1,35 @@
+@_spi(Testing) import ComposeApp
+import Testing
+
+/// Restarting a LoopTimer on the real loop (what an idle timeout restarted
+/// by every line does): the countdown begins again from the restart, and
+/// the timer fires once. Real time is the subject.
+@MainActor
+@Suite(.serialized, .liveLoop) struct TimerRestartTests {
+    @Test func aRestartPushesTheFiringBackAndItFiresOnce() {
+        let clock = ContinuousClock()
+        let timer = LoopTimer(after: .milliseconds(80), startsWithComponent: false)
+        var firings: [Duration] = []
+        let start = clock.now
+        timer += { firings.append(clock.now - start) }
+        timer.start()
+        // Restarted four times, 40 ms apart: never 80 ms without a restart.
+        var restarted = start
+        for _ in 0..<4 {
+            #expect(LoopDriver.run(until: { clock.now - restarted >= .milliseconds(40) }))
+            #expect(firings.isEmpty, "fired at \(firings) despite the restarts")
+            restarted = clock.now
+            timer.start()
+            #expect(timer.isRunning)
+        }
+        #expect(LoopDriver.run(until: { !firings.isEmpty }))
+        // libuv keeps whole milliseconds: at most 1 ms early.
+        let sinceRestart = (firings.first ?? .zero) - (restarted - start)
+        #expect(sinceRestart >= .milliseconds(79), "fired \(sinceRestart) after the last restart")
+        #expect(!timer.isRunning)
+        // A one-shot timer fires once per start.
+        #expect(LoopDriver.run(until: { clock.now - restarted >= .milliseconds(200) }))
+        #expect(firings.count == 1)
+        timer.close()
+    }
+}
