@@ -66,6 +66,13 @@ import Testing
         ]))
     }
 
+    @Test(arguments: ["", "plain", "\"", "\"at the start", "at the end\n", "\u{7F}\u{1F}", "é\"🎉\\x", String(repeating: "a\tb", count: 100)])
+    func aStringParsesBackAsItWasWritten(_ string: String) throws {
+        let text = InspectionJSON.string(string).text
+        #expect(!text.contains("\n"))
+        #expect(try InspectionJSON.parse(text) == .string(string))
+    }
+
     @Test func theParserReadsUnicodeEscapesAndRefusesWhatIsNotJSON() throws {
         #expect(try InspectionJSON.parse(#""\u00e9\ud83c\udf89""#) == .string("é🎉"))
         #expect(try InspectionJSON.parse(" [ 1 , 2.5e1 , {} ] ") == .array([.int(1), .double(25), .object([])]))

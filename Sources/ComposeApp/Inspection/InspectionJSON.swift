@@ -99,20 +99,43 @@ enum InspectionJSON: Sendable, Equatable {
     /// characters escaped.
     static func writeString(_ value: String, to output: inout String) {
         output += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case let control where control.value < 0x20 || control.value == 0x7F:
-                let hex = String(control.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
+        // A line of text has nothing to escape: appended as it is.
+        guard value.utf8.contains(where: needsEscaping) else {
+            output += value
+            output += "\""
+            return
+        }
+        var value = value
+        value.withUTF8 { bytes in
+            // The runs between bytes that need escaping are appended whole.
+            // Every such byte is ASCII, so no run splits a character.
+            var runStart = 0
+            for index in bytes.indices where needsEscaping(bytes[index]) {
+                if runStart < index { output += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<index]), as: UTF8.self) }
+                appendEscaped(bytes[index], to: &output)
+                runStart = index + 1
             }
+            if runStart < bytes.count { output += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart...]), as: UTF8.self) }
         }
         output += "\""
+    }
+
+    /// A quote, a backslash or a control character.
+    private static func needsEscaping(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte == 0x7F
+    }
+
+    private static func appendEscaped(_ byte: UInt8, to output: inout String) {
+        switch byte {
+        case UInt8(ascii: "\""): output += "\\\""
+        case UInt8(ascii: "\\"): output += "\\\\"
+        case UInt8(ascii: "\n"): output += "\\n"
+        case UInt8(ascii: "\r"): output += "\\r"
+        case UInt8(ascii: "\t"): output += "\\t"
+        default:
+            let hex = String(byte, radix: 16)
+            output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
     }
 
     // MARK: Parsing
