@@ -58,84 +58,76 @@ enum InspectionJSON: Sendable, Equatable {
     // MARK: Writing
 
     /// The compact text, on one line (newlines in strings are escaped).
+    ///
+    /// Written as UTF-8 bytes and made a string once: appending to a
+    /// `String` piece by piece cost hundreds of instructions per piece, and
+    /// a follower gets a line like this for every event.
     var text: String {
-        var output = ""
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
         write(to: &output)
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private func write(to output: inout String) {
+    private func write(to output: inout [UInt8]) {
         switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .int(let value): output += String(value)
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let value): output.append(contentsOf: String(value).utf8)
         case .double(let value):
             if value.isFinite {
-                output += value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+                output.append(contentsOf: (value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)).utf8)
             } else {
-                output += "null"
+                output.append(contentsOf: "null".utf8)
             }
         case .string(let value): Self.writeString(value, to: &output)
         case .array(let values):
-            output += "["
+            output.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 value.write(to: &output)
             }
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .object(let members):
-            output += "{"
+            output.append(UInt8(ascii: "{"))
             for (index, member) in members.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 Self.writeString(member.key, to: &output)
-                output += ":"
+                output.append(UInt8(ascii: ":"))
                 member.value.write(to: &output)
             }
-            output += "}"
+            output.append(UInt8(ascii: "}"))
         }
     }
 
     /// Appends `value` as a JSON string: quotes, backslashes and control
     /// characters escaped.
     static func writeString(_ value: String, to output: inout String) {
-        output += "\""
-        // A line of text has nothing to escape: appended as it is.
-        guard value.utf8.contains(where: needsEscaping) else {
-            output += value
-            output += "\""
-            return
-        }
-        var value = value
-        value.withUTF8 { bytes in
-            // The runs between bytes that need escaping are appended whole.
-            // Every such byte is ASCII, so no run splits a character.
-            var runStart = 0
-            for index in bytes.indices where needsEscaping(bytes[index]) {
-                if runStart < index { output += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<index]), as: UTF8.self) }
-                appendEscaped(bytes[index], to: &output)
-                runStart = index + 1
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count + 2)
+        writeString(value, to: &bytes)
+        output += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `value` as a JSON string, in UTF-8: quotes, backslashes and
+    /// control characters escaped. Every byte escaped is ASCII, so the
+    /// bytes of a character are never split.
+    static func writeString(_ value: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
+            case UInt8(ascii: "\n"): output.append(contentsOf: #"\n"#.utf8)
+            case UInt8(ascii: "\r"): output.append(contentsOf: #"\r"#.utf8)
+            case UInt8(ascii: "\t"): output.append(contentsOf: #"\t"#.utf8)
+            case 0..<0x20, 0x7F:
+                let hex = String(byte, radix: 16)
+                output.append(contentsOf: (#"\u"# + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+            default: output.append(byte)
             }
-            if runStart < bytes.count { output += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart...]), as: UTF8.self) }
         }
-        output += "\""
-    }
-
-    /// A quote, a backslash or a control character.
-    private static func needsEscaping(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte == 0x7F
-    }
-
-    private static func appendEscaped(_ byte: UInt8, to output: inout String) {
-        switch byte {
-        case UInt8(ascii: "\""): output += "\\\""
-        case UInt8(ascii: "\\"): output += "\\\\"
-        case UInt8(ascii: "\n"): output += "\\n"
-        case UInt8(ascii: "\r"): output += "\\r"
-        case UInt8(ascii: "\t"): output += "\\t"
-        default:
-            let hex = String(byte, radix: 16)
-            output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        }
+        output.append(UInt8(ascii: "\""))
     }
 
     // MARK: Parsing
