@@ -249,6 +249,10 @@ public final class ComponentTree {
             name.removeLast("Component".count)
         }
         guard let first = name.first else { return "root" }
-        return first.lowercased() + name.dropFirst()
+        // `String(...)` first: `String + Substring` appends through the
+        // generic `append(contentsOf:)`, whose first use looks for
+        // `Substring: Collection` through every conformance record (180
+        // thousand instructions at every start; docs/footprint.md).
+        return first.lowercased() + String(name.dropFirst())
     }
 }

@@ -42,6 +42,13 @@ import Glibc
 ///
 /// The file is read synchronously, on the loop's thread: a configuration
 /// file is small and read at startup and on `SIGHUP` only.
+///
+/// The ``reader`` is made on its first use: an app that reads no setting
+/// never makes it (swift-configuration's `ConfigReader` reads Foundation's
+/// `ProcessInfo` environment when it is made; docs/footprint.md). The
+/// runtime reads its own settings (`workers`, `inspection`, the file's
+/// key, ...) from the same layers, in the same order, with the same
+/// conversions, and records them for `--help` the same way.
 @MainActor
 public final class AppConfiguration {
     /// Where the environment layer reads from.
@@ -56,8 +63,14 @@ public final class AppConfiguration {
         }
     }
 
-    /// The layered reader. The same object for the app's whole life.
-    public let reader: ConfigReader
+    /// The layered reader. The same object for the app's whole life, made
+    /// on its first use.
+    public var reader: ConfigReader {
+        if let builtReader { return builtReader }
+        let reader = ConfigReader(providers: layers, accessReporter: accessLog)
+        builtReader = reader
+        return reader
+    }
     /// Sent after each successful ``reload()``: read the values that may
     /// have changed again.
     ///
@@ -91,6 +104,12 @@ public final class AppConfiguration {
     /// The overrides and the command line.
     private let layersAboveEnvironment: [any ConfigProvider]
     private let defaultsLayer: LiteralLayer
+    /// The reader, once something used it.
+    private(set) var builtReader: ConfigReader?
+    /// Every layer, the highest first: what the reader queries.
+    var layers: [any ConfigProvider] {
+        layersAboveEnvironment + [environmentLayer, fileLayer, defaultsLayer]
+    }
 
     /// Makes an app's configuration and reads its file, if one is named.
     ///
@@ -120,7 +139,10 @@ public final class AppConfiguration {
         if !overrides.isEmpty { above.append(LiteralLayer(name: "overrides", values: overrides)) }
         if !arguments.isEmpty { above.append(CommandLineArgumentsProvider(arguments: ["app"] + arguments)) }
         layersAboveEnvironment = above
-        reader = ConfigReader(providers: above + [environmentLayer, fileLayer, defaultsLayer], accessReporter: accessLog)
+        // swift-configuration logs every read to the file this variable
+        // names, its own reads included: the runtime's reads go through the
+        // reader then, as they always did.
+        if getenv(Self.accessLogVariable) != nil { _ = reader }
         switch loadFile(environment: environmentProvider) {
         case .success(let file):
             filePath = file?.path
@@ -182,6 +204,9 @@ public final class AppConfiguration {
     // MARK: Layers
 
     private static let noFile = LiteralLayer(name: "no configuration file", values: [:])
+    /// The environment variable with which swift-configuration's readers
+    /// log every read to a file.
+    static let accessLogVariable = "CONFIG_ACCESS_LOG_FILE"
 
     private static func environmentProvider(_ environment: Environment, prefix: String?) -> any ConfigProvider {
         let provider = switch environment {
@@ -197,8 +222,16 @@ public final class AppConfiguration {
     /// The file named by the layers above it (with `environment` as the
     /// environment's), parsed; `nil` when none is named.
     private func loadFile(environment: any ConfigProvider) -> Result<(path: String, snapshot: any ConfigSnapshot)?, Diagnostic> {
-        let finder = ConfigReader(providers: layersAboveEnvironment + [environment, defaultsLayer])
-        guard let path = finder.string(forKey: ConfigKey(options.fileKey)), !path.isEmpty else { return .success(nil) }
+        let finderLayers = layersAboveEnvironment + [environment, defaultsLayer]
+        let key = ConfigKey(options.fileKey)
+        // Without a reporter, the finder's read is seen by swift-configuration's
+        // access log file only: a `ConfigReader` when there is one.
+        let named: String? = if getenv(Self.accessLogVariable) != nil {
+            ConfigReader(providers: finderLayers).string(forKey: key)
+        } else {
+            Self.lookUp(AbsoluteConfigKey(key), as: .string, in: finderLayers).flatMap(\.content.stringIfAny)
+        }
+        guard let path = named, !path.isEmpty else { return .success(nil) }
         do {
             let bytes = try Self.contents(of: path)
             let snapshot = try Self.parse(bytes, as: options.format(of: path), path: path)

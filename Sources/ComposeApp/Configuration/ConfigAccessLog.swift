@@ -25,11 +25,16 @@ final class ConfigAccessLog: AccessReporter {
     private let state = Mutex(State())
 
     func report(_ event: AccessEvent) {
-        let key = event.metadata.key
-        let value = try? event.result.get()
+        record(key: event.metadata.key, type: event.metadata.valueType, value: try? event.result.get())
+    }
+
+    /// Records a read of `key` as `type` that gave `value`, as ``report(_:)``
+    /// does for a reader's (the runtime's own reads, before the app's
+    /// reader exists: `AppConfiguration+RuntimeReads.swift`).
+    func record(key: AbsoluteConfigKey, type: ConfigType, value: ConfigValue?) {
         state.withLock { state in
             guard state.seen.insert(Self.flat(key.components)).inserted else { return }
-            state.order.append(Entry(key: key, type: event.metadata.valueType, value: value))
+            state.order.append(Entry(key: key, type: type, value: value))
         }
     }
 

@@ -18,7 +18,7 @@ final class InspectionRuntime {
     /// it is turned off. A server that cannot listen is logged; the
     /// `SIGUSR1` report works without it.
     static func start(context: AppContext, configuration: StartupConfiguration, name: String) -> InspectionRuntime? {
-        guard context.config.bool(forKey: "inspection", default: configuration.inspection) else {
+        guard context.configuration.runtimeBool(forKey: "inspection", default: configuration.inspection) else {
             context.logger.debug("Inspection is off (configuration).")
             return nil
         }

@@ -21,9 +21,9 @@ struct RuntimeSettings {
 
     /// Reads the settings (which records them for `--help`); `workers`
     /// is the app's ``WorkerOptions/count`` when the setting is absent.
-    init(_ configuration: AppConfiguration, workers: Int) {
-        self.workers = max(0, configuration.reader.int(forKey: ConfigKey(Self.workersKey), default: workers))
-        reusePort = configuration.reader.bool(forKey: ConfigKey(Self.reusePortKey), default: false)
+    @MainActor init(_ configuration: AppConfiguration, workers: Int) {
+        self.workers = max(0, configuration.runtimeInt(forKey: Self.workersKey, default: workers))
+        reusePort = configuration.runtimeBool(forKey: Self.reusePortKey, default: false)
     }
 }
 

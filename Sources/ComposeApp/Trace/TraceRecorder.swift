@@ -190,10 +190,11 @@ extension TraceRecorder {
     /// as the app (the context keeps it); a file that cannot be opened is
     /// reported as ``Compose/Diagnostic/Code/traceRecordingFailed``.
     static func startFromConfiguration(in context: AppContext) {
-        guard let file = context.config.string(forKey: "trace.file"), !file.isEmpty else { return }
+        let configuration = context.configuration
+        guard let file = configuration.runtimeString(forKey: "trace.file"), !file.isEmpty else { return }
         // `--trace-paths a,b` reads as a list; a variable or a file may give one string.
-        let listed = context.config.stringArray(forKey: "trace.paths")
-            ?? context.config.string(forKey: "trace.paths").map { [$0] } ?? []
+        let listed = configuration.runtimeStringArray(forKey: "trace.paths")
+            ?? configuration.runtimeString(forKey: "trace.paths").map { [$0] } ?? []
         let paths = listed.flatMap { $0.split(separator: ",") }
             .map { String($0.filter { !$0.isWhitespace }) }.filter { !$0.isEmpty }
         do {
