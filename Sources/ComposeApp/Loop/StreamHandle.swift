@@ -230,14 +230,14 @@ extension StreamHandle {
 /// Hands libuv the loop's read buffer (see ``EventLoop/readBuffer(of:)``).
 private func streamHandleAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int, _ buffer: UnsafeMutablePointer<uv_buf_t>?) {
     guard let handle else { return }
-    let memory = onLoopThread(handle.pointee.loop, returning: { EventLoop.readMemory(of: $0!) })
+    let memory = EventLoop.readMemory(of: handle.pointee.loop)
     buffer?.pointee = uv_buf_init(memory.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(memory.count))
 }
 
 private func streamHandleRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {
     guard let stream, count != 0 else { return }
     // The buffer the allocation callback just handed out.
-    let chunk = count > 0 ? ByteChunk(buffer: onLoopThread(stream.pointee.loop, returning: { EventLoop.lastReadBuffer(of: $0!) }), count: count) : nil
+    let chunk = count > 0 ? ByteChunk(buffer: EventLoop.lastReadBuffer(of: stream.pointee.loop), count: count) : nil
     LoopHandle.dispatch(compose_uv_handle(stream), as: StreamHandle.self, (chunk, count)) { owner, read in
         let (chunk, count) = read
         if let chunk {
