@@ -182,13 +182,16 @@ extension StreamHandle {
     final func tryWrite(_ bytes: UnsafeRawBufferPointer) throws(LoopError) -> Int {
         assertOnLoopThread()
         guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
-        var buffer = uv_buf_init(UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self)), UInt32(bytes.count))
+        // The fields set directly: `uv_buf_init` is a call into libuv.
+        var buffer = uv_buf_t(base: UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self)), len: bytes.count)
         #if DEBUG
         loop.writeCalls &+= 1
         #endif
         let result = uv_try_write(stream, &buffer, 1)
-        if result == UV_EAGAIN.rawValue || result == UV_ENOSYS.rawValue { return 0 }
-        try LoopError.check(result, "uv_try_write")
+        if result < 0 {
+            if result == UV_EAGAIN.rawValue || result == UV_ENOSYS.rawValue { return 0 }
+            throw LoopError("uv_try_write", code: result)
+        }
         loop.counters.pointee.bytesWritten &+= UInt64(result)
         return Int(result)
     }
