@@ -153,6 +153,15 @@ nonisolated func onLoopThread<Argument>(_ argument: Argument, _ body: @escaping 
     unsafeBitCast(body, to: ((Argument) -> Void).self)(argument)
 }
 
+/// ``onLoopThread(_:_:)`` with an object and an argument, on the same
+/// grounds: the object goes to `body` as a closure parameter (borrowed),
+/// so a caller that borrowed it (`Unmanaged._withUnsafeGuaranteedRef`)
+/// passes it on without retaining it.
+@inline(__always)
+nonisolated func onLoopThread<Object: AnyObject, Argument>(_ object: Object, _ argument: Argument, _ body: @escaping @MainActor (Object, Argument) -> Void) {
+    unsafeBitCast(body, to: ((Object, Argument) -> Void).self)(object, argument)
+}
+
 /// ``onLoopThread(_:_:)`` for a callback that returns a value (libuv's
 /// allocation callback asks for the loop's read buffer), on the same
 /// grounds.

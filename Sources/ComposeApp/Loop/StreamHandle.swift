@@ -237,20 +237,37 @@ private func streamHandleAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, 
     buffer?.pointee = uv_buf_init(memory.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(memory.count))
 }
 
+/// The read callback, on every chunk: no generic ``LoopHandle/dispatch(_:as:counted:_:_:)``
+/// here, whose argument tuple and closure layers cost retains and calls;
+/// the handle is borrowed (see below) and called directly.
 private func streamHandleRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {
-    guard let stream, count != 0 else { return }
+    guard let stream, count != 0, let data = stream.pointee.data else { return }
     // The buffer the allocation callback just handed out.
     let chunk = count > 0 ? ByteChunk(buffer: EventLoop.lastReadBuffer(of: stream.pointee.loop), count: count) : nil
-    LoopHandle.dispatch(compose_uv_handle(stream), as: StreamHandle.self, (chunk, count)) { owner, read in
-        let (chunk, count) = read
+    // Borrowed, not retained: `data` holds the handle retained until its
+    // close callback, which libuv runs after every read callback of the
+    // handle (and not during one); `_withUnsafeGuaranteedRef`'s closure is
+    // nonisolated here, so it costs no executor check. Only streams are
+    // registered with this callback (``StreamHandle/startReading()``).
+    Unmanaged<StreamHandle>.fromOpaque(data)._withUnsafeGuaranteedRef { owner in
+        onLoopThread(owner, (chunk, count)) { owner, read in owner.didRead(read.0, count: read.1) }
+    }
+}
+
+extension StreamHandle {
+    /// A read callback: `chunk` (`count` bytes), or the end of input or a
+    /// read error (`count` < 0). Ignored once the handle is closing.
+    final func didRead(_ chunk: ByteChunk?, count: Int) {
+        guard !isClosing else { return }
+        loop.counters.pointee.events &+= 1
         if let chunk {
-            owner.loop.counters.pointee.bytesRead &+= UInt64(count)
-            owner.spendReadBudget(count)
-            owner.onRead?(chunk)
+            loop.counters.pointee.bytesRead &+= UInt64(count)
+            spendReadBudget(count)
+            onRead?(chunk)
         } else if count == Int(UV_EOF.rawValue) {
-            owner.onEnd?(nil)
+            onEnd?(nil)
         } else {
-            owner.onEnd?(LoopError("uv_read", code: Int32(count)))
+            onEnd?(LoopError("uv_read", code: Int32(count)))
         }
     }
 }
