@@ -1,4 +1,5 @@
 internal import CLibUV
+import Compose
 
 /// A `uv_stream_t`: what TCP sockets (``TCPHandle``, which adds what is
 /// TCP's), child process pipes and standard input have in common. One set of
@@ -30,6 +31,15 @@ internal import CLibUV
 class StreamHandle: LoopHandle {
     /// Each chunk read: a view of the loop's read buffer.
     final var onRead: (@MainActor (ByteChunk) -> Void)?
+    /// The emitter a connection's chunks go to, sent to directly instead
+    /// of through ``onRead`` (no closure context, no closure call on each
+    /// read). Held strongly, so that it outlives a delivery whose observer
+    /// releases the connection; it holds nothing of the handle. Dropped
+    /// when the handle closes (``releaseCallbacks()``) and when the
+    /// connection goes away (``TCPConnection/Transport/disconnect()``).
+    // @exclusivity(unchecked): read on every chunk; set only in plain
+    // statements on the main actor, and no access spans a call.
+    @exclusivity(unchecked) final var receiver: Emitter<ByteChunk>?
     /// End of input (`nil`) or a read error.
     final var onEnd: (@MainActor (LoopError?) -> Void)?
     /// A queued write finished (its byte count, and an error if it failed).
@@ -93,6 +103,7 @@ class StreamHandle: LoopHandle {
         // Closing: the connection no longer counts as open.
         countsAsConnection = false
         onRead = nil
+        receiver = nil
         onEnd = nil
         onWriteCompleted = nil
         onShutdown = nil
@@ -234,7 +245,8 @@ extension StreamHandle {
 private func streamHandleAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int, _ buffer: UnsafeMutablePointer<uv_buf_t>?) {
     guard let handle else { return }
     let memory = EventLoop.readMemory(of: handle.pointee.loop)
-    buffer?.pointee = uv_buf_init(memory.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(memory.count))
+    // The fields set directly: `uv_buf_init` is a call into libuv.
+    buffer?.pointee = uv_buf_t(base: memory.baseAddress?.assumingMemoryBound(to: CChar.self), len: memory.count)
 }
 
 /// The read callback, on every chunk: no generic ``LoopHandle/dispatch(_:as:counted:_:_:)``
@@ -263,7 +275,14 @@ extension StreamHandle {
         if let chunk {
             loop.counters.pointee.bytesRead &+= UInt64(count)
             spendReadBudget(count)
-            onRead?(chunk)
+            if let receiver {
+                // Not kept as the emitter's last value: a kept chunk
+                // holds the loop's read buffer, and the next read would
+                // allocate.
+                receiver.sendWithoutKeeping(chunk)
+            } else {
+                onRead?(chunk)
+            }
         } else if count == Int(UV_EOF.rawValue) {
             onEnd?(nil)
         } else {
