@@ -153,13 +153,16 @@ nonisolated func onLoopThread<Argument>(_ argument: Argument, _ body: @escaping 
     unsafeBitCast(body, to: ((Argument) -> Void).self)(argument)
 }
 
-/// ``onLoopThread(_:_:)`` with an object and an argument, on the same
-/// grounds: the object goes to `body` as a closure parameter (borrowed),
-/// so a caller that borrowed it (`Unmanaged._withUnsafeGuaranteedRef`)
-/// passes it on without retaining it.
+/// Calls `body` with the object `object` refers to, borrowed (neither
+/// retained nor released), and `argument`, from a libuv callback on the
+/// grounds of ``onLoopThread(_:_:)``: for a hot path whose caller proves,
+/// on the line before, that something else keeps the object alive for the
+/// call. `Unmanaged._withUnsafeGuaranteedRef` takes a nonisolated closure
+/// here, so it costs no executor check (it would with a closure written
+/// in main-actor code).
 @inline(__always)
-nonisolated func onLoopThread<Object: AnyObject, Argument>(_ object: Object, _ argument: Argument, _ body: @escaping @MainActor (Object, Argument) -> Void) {
-    unsafeBitCast(body, to: ((Object, Argument) -> Void).self)(object, argument)
+nonisolated func borrowing<Object: AnyObject, Argument>(_ object: Unmanaged<Object>, _ argument: Argument, _ body: @escaping @MainActor (Object, Argument) -> Void) {
+    object._withUnsafeGuaranteedRef { unsafeBitCast(body, to: ((Object, Argument) -> Void).self)($0, argument) }
 }
 
 /// ``onLoopThread(_:_:)`` for a callback that returns a value (libuv's

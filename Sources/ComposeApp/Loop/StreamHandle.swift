@@ -254,39 +254,35 @@ private func streamHandleAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, 
 /// the handle is borrowed (see below) and called directly.
 private func streamHandleRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {
     guard let stream, count != 0, let data = stream.pointee.data else { return }
-    // The buffer the allocation callback just handed out.
-    let chunk = count > 0 ? ByteChunk(buffer: EventLoop.lastReadBuffer(of: stream.pointee.loop), count: count) : nil
     // Borrowed, not retained: `data` holds the handle retained until its
     // close callback, which libuv runs after every read callback of the
-    // handle (and not during one); `_withUnsafeGuaranteedRef`'s closure is
-    // nonisolated here, so it costs no executor check. Only streams are
-    // registered with this callback (``StreamHandle/startReading()``).
-    Unmanaged<StreamHandle>.fromOpaque(data)._withUnsafeGuaranteedRef { owner in
-        onLoopThread(owner, (chunk, count)) { owner, read in owner.didRead(read.0, count: read.1) }
-    }
+    // handle (and not during one). Only streams are registered with this
+    // callback (``StreamHandle/startReading()``).
+    borrowing(Unmanaged<StreamHandle>.fromOpaque(data), count) { owner, count in owner.didRead(count) }
 }
 
 extension StreamHandle {
-    /// A read callback: `chunk` (`count` bytes), or the end of input or a
-    /// read error (`count` < 0). Ignored once the handle is closing.
-    final func didRead(_ chunk: ByteChunk?, count: Int) {
+    /// A read callback: `count` bytes in the buffer the allocation
+    /// callback just handed out, or the end of input or a read error
+    /// (`count` < 0). Ignored once the handle is closing.
+    final func didRead(_ count: Int) {
         guard !isClosing else { return }
         loop.counters.pointee.events &+= 1
-        if let chunk {
-            loop.counters.pointee.bytesRead &+= UInt64(count)
-            spendReadBudget(count)
-            if let receiver {
-                // Not kept as the emitter's last value: a kept chunk
-                // holds the loop's read buffer, and the next read would
-                // allocate.
-                receiver.sendWithoutKeeping(chunk)
-            } else {
-                onRead?(chunk)
-            }
-        } else if count == Int(UV_EOF.rawValue) {
-            onEnd?(nil)
+        guard count > 0 else {
+            onEnd?(count == Int(UV_EOF.rawValue) ? nil : LoopError("uv_read", code: Int32(count)))
+            return
+        }
+        // Made here, owned here: the chunk's one retain of the buffer
+        // (what tells the next allocation whether an observer kept it).
+        let chunk = ByteChunk(buffer: EventLoop.lastReadBuffer(of: loop.uv), count: count)
+        loop.counters.pointee.bytesRead &+= UInt64(count)
+        spendReadBudget(count)
+        if let receiver {
+            // Not kept as the emitter's last value: a kept chunk holds the
+            // loop's read buffer, and the next read would allocate.
+            receiver.sendWithoutKeeping(chunk)
         } else {
-            onEnd?(LoopError("uv_read", code: Int32(count)))
+            onRead?(chunk)
         }
     }
 }
