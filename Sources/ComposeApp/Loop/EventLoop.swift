@@ -37,7 +37,11 @@ final class EventLoop {
     /// The turn number, the end-of-turn work and the readers a budget
     /// paused (see ``TurnState``). Behind a pointer that is never
     /// reassigned, as ``counters``; freed in the deinit.
-    let turnState: UnsafeMutablePointer<TurnState> = {
+    // nonisolated(unsafe): a `let` never reassigned, read from the turn
+    // handles' C callbacks (``turnState(of:)``) before they enter the main
+    // actor; the pointee is touched only on the loop's thread, inside
+    // `uv_run`, which main-actor code runs (see ``onLoopThread(_:_:)``).
+    nonisolated(unsafe) let turnState: UnsafeMutablePointer<TurnState> = {
         let state = UnsafeMutablePointer<TurnState>.allocate(capacity: 1)
         state.initialize(to: TurnState())
         return state
@@ -70,7 +74,11 @@ final class EventLoop {
     /// callbacks through ``readMemory(of:)`` and ``lastReadBuffer(of:)``.
     /// Behind a pointer that is never reassigned, as ``counters``: the
     /// check on every read pays no exclusivity check. Freed in the deinit.
-    private let readBufferSlot: UnsafeMutablePointer<ReadBuffer> = {
+    // nonisolated(unsafe): a `let` never reassigned, read from libuv's
+    // allocation and read callbacks (``readMemory(of:)``) without entering
+    // the main actor; the pointee is touched only on the loop's thread,
+    // inside `uv_run`, which main-actor code runs (see ``onLoopThread(_:_:)``).
+    private nonisolated(unsafe) let readBufferSlot: UnsafeMutablePointer<ReadBuffer> = {
         let slot = UnsafeMutablePointer<ReadBuffer>.allocate(capacity: 1)
         slot.initialize(to: ReadBuffer())
         return slot
@@ -146,12 +154,11 @@ final class EventLoop {
     }
 
     /// The memory of ``readBuffer(of:)``, for libuv's allocation callback
-    /// (the buffer itself is not handed out). No `_withUnsafeGuaranteedRef`
-    /// here: a closure made in main-actor code and called by a nonisolated
-    /// function checks the executor on each call, which costs far more
-    /// than the retain it would save.
-    static func readMemory(of uv: UnsafeMutablePointer<uv_loop_t>) -> UnsafeMutableRawBufferPointer {
-        let slot = owner(of: uv).readBufferSlot
+    /// (the buffer itself is not handed out). Nonisolated: the callback
+    /// calls it without entering the main actor, and reads the slot
+    /// without retaining the loop.
+    nonisolated static func readMemory(of uv: UnsafeMutablePointer<uv_loop_t>) -> UnsafeMutableRawBufferPointer {
+        let slot = unretained(uv)._withUnsafeGuaranteedRef { $0.readBufferSlot }
         if !isKnownUniquelyReferenced(&slot.pointee) {
             slot.pointee = ReadBuffer()
         }
@@ -161,8 +168,24 @@ final class EventLoop {
     /// The buffer ``readMemory(of:)`` handed out last: what a read
     /// callback's bytes are in (libuv calls the allocation callback, reads,
     /// then the read callback, with nothing in between).
-    static func lastReadBuffer(of uv: UnsafeMutablePointer<uv_loop_t>) -> ReadBuffer {
-        owner(of: uv).readBufferSlot.pointee
+    nonisolated static func lastReadBuffer(of uv: UnsafeMutablePointer<uv_loop_t>) -> ReadBuffer {
+        unretained(uv)._withUnsafeGuaranteedRef { $0.readBufferSlot }.pointee
+    }
+
+    /// The turn state of the loop `uv` (see ``turnState``), for the turn
+    /// handles' C callbacks: read without retaining the loop (the loop
+    /// outlives its handles, whose callbacks run inside its `uv_run`).
+    nonisolated static func turnState(of uv: UnsafeMutablePointer<uv_loop_t>) -> UnsafeMutablePointer<TurnState> {
+        unretained(uv)._withUnsafeGuaranteedRef { $0.turnState }
+    }
+
+    /// The loop whose `uv_loop_t` is `uv`, as `Unmanaged`: a callback that
+    /// reads one of its `nonisolated(unsafe)` pointers through
+    /// `_withUnsafeGuaranteedRef` (a nonisolated closure, so no executor
+    /// check) pays no retain or release.
+    @inline(__always)
+    nonisolated static func unretained(_ uv: UnsafeMutablePointer<uv_loop_t>) -> Unmanaged<EventLoop> {
+        Unmanaged<EventLoop>.fromOpaque(uv.pointee.data)
     }
 
     /// Whether the caller runs on the thread the loop is pinned to (always

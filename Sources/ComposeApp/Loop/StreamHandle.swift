@@ -1,4 +1,5 @@
 internal import CLibUV
+import Compose
 
 /// A `uv_stream_t`: what TCP sockets (``TCPHandle``, which adds what is
 /// TCP's), child process pipes and standard input have in common. One set of
@@ -30,6 +31,15 @@ internal import CLibUV
 class StreamHandle: LoopHandle {
     /// Each chunk read: a view of the loop's read buffer.
     final var onRead: (@MainActor (ByteChunk) -> Void)?
+    /// The emitter a connection's chunks go to, sent to directly instead
+    /// of through ``onRead`` (no closure context, no closure call on each
+    /// read). Held strongly, so that it outlives a delivery whose observer
+    /// releases the connection; it holds nothing of the handle. Dropped
+    /// when the handle closes (``releaseCallbacks()``) and when the
+    /// connection goes away (``TCPConnection/Transport/disconnect()``).
+    // @exclusivity(unchecked): read on every chunk; set only in plain
+    // statements on the main actor, and no access spans a call.
+    @exclusivity(unchecked) final var receiver: Emitter<ByteChunk>?
     /// End of input (`nil`) or a read error.
     final var onEnd: (@MainActor (LoopError?) -> Void)?
     /// A queued write finished (its byte count, and an error if it failed).
@@ -93,6 +103,7 @@ class StreamHandle: LoopHandle {
         // Closing: the connection no longer counts as open.
         countsAsConnection = false
         onRead = nil
+        receiver = nil
         onEnd = nil
         onWriteCompleted = nil
         onShutdown = nil
@@ -182,13 +193,16 @@ extension StreamHandle {
     final func tryWrite(_ bytes: UnsafeRawBufferPointer) throws(LoopError) -> Int {
         assertOnLoopThread()
         guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
-        var buffer = uv_buf_init(UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self)), UInt32(bytes.count))
+        // The fields set directly: `uv_buf_init` is a call into libuv.
+        var buffer = uv_buf_t(base: UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self)), len: bytes.count)
         #if DEBUG
         loop.writeCalls &+= 1
         #endif
         let result = uv_try_write(stream, &buffer, 1)
-        if result == UV_EAGAIN.rawValue || result == UV_ENOSYS.rawValue { return 0 }
-        try LoopError.check(result, "uv_try_write")
+        if result < 0 {
+            if result == UV_EAGAIN.rawValue || result == UV_ENOSYS.rawValue { return 0 }
+            throw LoopError("uv_try_write", code: result)
+        }
         loop.counters.pointee.bytesWritten &+= UInt64(result)
         return Int(result)
     }
@@ -230,24 +244,45 @@ extension StreamHandle {
 /// Hands libuv the loop's read buffer (see ``EventLoop/readBuffer(of:)``).
 private func streamHandleAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int, _ buffer: UnsafeMutablePointer<uv_buf_t>?) {
     guard let handle else { return }
-    let memory = onLoopThread(handle.pointee.loop, returning: { EventLoop.readMemory(of: $0!) })
-    buffer?.pointee = uv_buf_init(memory.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(memory.count))
+    let memory = EventLoop.readMemory(of: handle.pointee.loop)
+    // The fields set directly: `uv_buf_init` is a call into libuv.
+    buffer?.pointee = uv_buf_t(base: memory.baseAddress?.assumingMemoryBound(to: CChar.self), len: memory.count)
 }
 
+/// The read callback, on every chunk: no generic ``LoopHandle/dispatch(_:as:counted:_:_:)``
+/// here, whose argument tuple and closure layers cost retains and calls;
+/// the handle is borrowed (see below) and called directly.
 private func streamHandleRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {
-    guard let stream, count != 0 else { return }
-    // The buffer the allocation callback just handed out.
-    let chunk = count > 0 ? ByteChunk(buffer: onLoopThread(stream.pointee.loop, returning: { EventLoop.lastReadBuffer(of: $0!) }), count: count) : nil
-    LoopHandle.dispatch(compose_uv_handle(stream), as: StreamHandle.self, (chunk, count)) { owner, read in
-        let (chunk, count) = read
-        if let chunk {
-            owner.loop.counters.pointee.bytesRead &+= UInt64(count)
-            owner.spendReadBudget(count)
-            owner.onRead?(chunk)
-        } else if count == Int(UV_EOF.rawValue) {
-            owner.onEnd?(nil)
+    guard let stream, count != 0, let data = stream.pointee.data else { return }
+    // Borrowed, not retained: `data` holds the handle retained until its
+    // close callback, which libuv runs after every read callback of the
+    // handle (and not during one). Only streams are registered with this
+    // callback (``StreamHandle/startReading()``).
+    borrowing(Unmanaged<StreamHandle>.fromOpaque(data), count) { owner, count in owner.didRead(count) }
+}
+
+extension StreamHandle {
+    /// A read callback: `count` bytes in the buffer the allocation
+    /// callback just handed out, or the end of input or a read error
+    /// (`count` < 0). Ignored once the handle is closing.
+    final func didRead(_ count: Int) {
+        guard !isClosing else { return }
+        loop.counters.pointee.events &+= 1
+        guard count > 0 else {
+            onEnd?(count == Int(UV_EOF.rawValue) ? nil : LoopError("uv_read", code: Int32(count)))
+            return
+        }
+        // Made here, owned here: the chunk's one retain of the buffer
+        // (what tells the next allocation whether an observer kept it).
+        let chunk = ByteChunk(buffer: EventLoop.lastReadBuffer(of: loop.uv), count: count)
+        loop.counters.pointee.bytesRead &+= UInt64(count)
+        spendReadBudget(count)
+        if let receiver {
+            // Not kept as the emitter's last value: a kept chunk holds the
+            // loop's read buffer, and the next read would allocate.
+            receiver.sendWithoutKeeping(chunk)
         } else {
-            owner.onEnd?(LoopError("uv_read", code: Int32(count)))
+            onRead?(chunk)
         }
     }
 }

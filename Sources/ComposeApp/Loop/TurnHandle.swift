@@ -69,14 +69,25 @@ final class TurnHandle: LoopHandle {
     }
 }
 
+/// Most turns have nothing batched and nobody paused: the callback then
+/// only counts the turn, through the loop's ``TurnState`` pointer, without
+/// entering the loop object (no retain, no closure); otherwise it calls
+/// ``EventLoop/turnWillWait()``, which does the same and the rest.
 private func turnHandlePrepared(_ handle: UnsafeMutablePointer<uv_prepare_t>?) {
-    guard let loop = handle?.pointee.loop else { return }
-    onLoopThread(EventLoop.owner(of: loop)) { loop in loop.turnWillWait() }
+    guard let uv = handle?.pointee.loop else { return }
+    let state = EventLoop.turnState(of: uv)
+    if state.pointee.endOfTurnWork.isEmpty, state.pointee.pausedByBudget.isEmpty {
+        state.pointee.turn &+= 1
+        return
+    }
+    onLoopThread(uv) { uv in EventLoop.owner(of: uv).turnWillWait() }
 }
 
+/// Enters the loop only when the turn batched work (see
+/// ``turnHandlePrepared(_:)``).
 private func turnHandleChecked(_ handle: UnsafeMutablePointer<uv_check_t>?) {
-    guard let loop = handle?.pointee.loop else { return }
-    onLoopThread(EventLoop.owner(of: loop)) { loop in loop.finishTurn() }
+    guard let uv = handle?.pointee.loop, !EventLoop.turnState(of: uv).pointee.endOfTurnWork.isEmpty else { return }
+    onLoopThread(uv) { uv in EventLoop.owner(of: uv).finishTurn() }
 }
 
 /// Nothing to do: a started idle handle only keeps the loop from waiting.

@@ -44,6 +44,8 @@ extension TCPConnection {
             case .socket(let handle):
                 handle.countsAsConnection = !handle.isClosing
                 handle.onRead = onRead
+                // Reads skip onRead (see StreamHandle.receiver).
+                handle.receiver = connection.emitter
                 handle.onEnd = onEnd
                 handle.onWriteCompleted = { [unowned(unsafe) connection] count, error in connection.writeCompleted(count, error) }
                 handle.onClosed = onClosed
@@ -55,10 +57,13 @@ extension TCPConnection {
             }
         }
 
-        /// Drops the close notification (the connection is going away).
+        /// Drops the close notification and the read link (the connection
+        /// is going away).
         func disconnect() {
             switch self {
-            case .socket(let handle): handle.onClosed = nil
+            case .socket(let handle):
+                handle.onClosed = nil
+                handle.receiver = nil
             case .simulated(let socket): socket.onClosed = nil
             }
         }

@@ -144,7 +144,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// Whether the connection closes when the peer ends its side.
     public var closesOnEndOfInput = true
     /// Whether the connection is open (not closing or closed).
-    public private(set) var isOpen = true
+    public var isOpen: Bool { open }
 
     let transport: Transport
 
@@ -172,10 +172,17 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     private var wantsReading = false
     /// Whether the queue reached ``highWaterMark`` and has not drained to
     /// ``lowWaterMark`` yet: writes should wait for ``didBecomeWritable``.
-    public private(set) var isFull = false
+    public var isFull: Bool { full }
+    /// The storage of ``isOpen`` and ``isFull``: public stored properties
+    /// (which another module could access) would pay a dynamic exclusivity
+    /// check on every write. These four are unchecked on the grounds given
+    /// above ``inFlight`` (TCPConnection+Drain.swift only reads them, in
+    /// plain statements).
+    @exclusivity(unchecked) private var open = true
+    @exclusivity(unchecked) private var full = false
     /// Whether ``close()`` waits for the queue to be written out.
-    private(set) var closeAfterFlush = false
-    private var writeIsShut = false
+    @exclusivity(unchecked) private(set) var closeAfterFlush = false
+    @exclusivity(unchecked) private var writeIsShut = false
     private var closeReason: CloseReason?
     private var lineSplitter: LineSplitter?
     /// The idle check (see ``idleTimeout``) and what it watches.
@@ -396,7 +403,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
             return .closed
         }
         if queuedBytes >= highWaterMark {
-            isFull = true
+            full = true
             updateReading()
             return .full
         }
@@ -444,7 +451,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
             return
         }
         if isFull, queuedBytes <= lowWaterMark {
-            isFull = false
+            full = false
             updateReading()
             didBecomeWritable.send()
         }
@@ -478,7 +485,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
             closeAfterFlush = true
             armFlushDeadline()
         } else {
-            isOpen = false
+            open = false
             transport.close()
         }
     }
@@ -487,7 +494,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     public func abort() {
         batch = []
         closeReason = closeReason ?? .local
-        isOpen = false
+        open = false
         transport.close()
     }
 
@@ -547,7 +554,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
             logger.warning("TCP connection \(remoteAddress): \(error)")
         }
         closeReason = .failed(error)
-        isOpen = false
+        open = false
         closeAfterFlush = false
         batch = []
         transport.close()
@@ -558,7 +565,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         cancelFlushDeadline()
         if let (action, scheduler) = idleCheck { scheduler.cancel(action) }
         idleCheck = nil
-        isOpen = false
+        open = false
         isReading = false
         inFlight = 0
         batch = []
