@@ -122,7 +122,10 @@ struct ComponentLayout {
     /// ``attachmentOffsets``.
     var attachmentLabels: [String] = []
 
-    @MainActor private static var cache: [ObjectIdentifier: ComponentLayout] = [:]
+    // Unchecked: one lookup or one insertion per access (the layout is
+    // computed between them), so accesses cannot overlap; checked, every
+    // bound component paid a runtime call.
+    @MainActor @exclusivity(unchecked) private static var cache: [ObjectIdentifier: ComponentLayout] = [:]
 
     @MainActor static func of(_ type: any Component.Type) -> ComponentLayout {
         let key = ObjectIdentifier(type)

@@ -28,6 +28,8 @@ public final class ComponentTree {
     /// The deepest focused component, while the tree is active.
     public private(set) var focusedNode: ComponentNode?
     /// How many nodes are bound and not destroyed.
+    // Unchecked: only incremented and decremented, never held across a call.
+    @exclusivity(unchecked)
     public private(set) var liveNodeCount = 0
 
     private var rootNode: ComponentNode?

@@ -82,5 +82,8 @@ enum ObservationContext {
 
     /// Cells of finished ``withScope(_:_:)`` calls, reused by the next ones
     /// (scopes nest only as deep as binding and dispatch do).
+    // Unchecked: one popLast or append per access, never held across a
+    // call; checked, every bound component paid a runtime call.
+    @exclusivity(unchecked)
     private static var spareCells: [Cell] = []
 }
