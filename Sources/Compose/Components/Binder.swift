@@ -10,13 +10,22 @@ enum Binder {
     /// Binds `value` and its subtree; returns its node. The value is stored
     /// once; every node of the subtree points into that copy.
     static func bind<C: Component>(
-        _ value: C,
+        _ value: consuming C,
         label: String,
         parent: ComponentNode?,
         tree: ComponentTree?
     ) -> ComponentNode {
-        let storage = ValueStorage(value)
-        return bind(at: storage.pointer, storage: storage, label: label, parent: parent, tree: tree)
+        bind(stored: ValueStorage(value), label: label, parent: parent, tree: tree)
+    }
+
+    /// Binds the value `storage` holds and its subtree.
+    static func bind<C: Component>(
+        stored storage: ValueStorage<C>,
+        label: String,
+        parent: ComponentNode?,
+        tree: ComponentTree?
+    ) -> ComponentNode {
+        bind(at: storage.pointer, storage: storage, label: label, parent: parent, tree: tree)
     }
 
     /// Binds the value at `pointer` (inside `storage`) and its subtree.
@@ -89,7 +98,8 @@ enum Binder {
 final class ValueStorage<Value> {
     let pointer: UnsafeMutablePointer<Value>
 
-    init(_ value: Value) {
+    /// Moves `value` in: no copy, so no retain of each emitter it holds.
+    init(_ value: consuming Value) {
         pointer = .allocate(capacity: 1)
         pointer.initialize(to: value)
     }
