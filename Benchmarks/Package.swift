@@ -64,6 +64,7 @@ let package = Package(
         .executableTarget(
             name: "InstructionCounts",
             dependencies: [
+                "BenchmarkTrees",
                 .product(name: "Compose", package: "Compose"),
                 .product(name: "ComposeApp", package: "Compose"),
                 .product(name: "OpenCombine", package: "OpenCombine"),

@@ -10,13 +10,22 @@ enum Binder {
     /// Binds `value` and its subtree; returns its node. The value is stored
     /// once; every node of the subtree points into that copy.
     static func bind<C: Component>(
-        _ value: C,
+        _ value: consuming C,
         label: String,
         parent: ComponentNode?,
         tree: ComponentTree?
     ) -> ComponentNode {
-        let storage = ValueStorage(value)
-        return bind(at: storage.pointer, storage: storage, label: label, parent: parent, tree: tree)
+        bind(stored: ValueStorage(value), label: label, parent: parent, tree: tree)
+    }
+
+    /// Binds the value `storage` holds and its subtree.
+    static func bind<C: Component>(
+        stored storage: ValueStorage<C>,
+        label: String,
+        parent: ComponentNode?,
+        tree: ComponentTree?
+    ) -> ComponentNode {
+        bind(at: storage.pointer, storage: storage, label: label, parent: parent, tree: tree)
     }
 
     /// Binds the value at `pointer` (inside `storage`) and its subtree.
@@ -89,7 +98,8 @@ enum Binder {
 final class ValueStorage<Value> {
     let pointer: UnsafeMutablePointer<Value>
 
-    init(_ value: Value) {
+    /// Moves `value` in: no copy, so no retain of each emitter it holds.
+    init(_ value: consuming Value) {
         pointer = .allocate(capacity: 1)
         pointer.initialize(to: value)
     }
@@ -101,47 +111,81 @@ final class ValueStorage<Value> {
 }
 
 /// Where a component type keeps its child components and reference boxes.
-struct ComponentLayout {
+///
+/// A class, computed once per type and shared: a lookup hands out one
+/// reference rather than copying five arrays (five retains and releases
+/// per bound component as a struct).
+final class ComponentLayout {
     struct Child {
         let label: String
         let offset: Int
         let type: any Component.Type
     }
 
+    /// The type this layout describes.
+    let type: ObjectIdentifier
     /// Stored properties that are components.
-    var children: [Child] = []
+    let children: [Child]
     /// Byte offsets of the framework boxes (``BoundObject`` references)
     /// stored in the value, outside child components.
-    var boxOffsets: [Int] = []
+    let boxOffsets: [Int]
     /// The label of the property holding each box, index for index with
     /// ``boxOffsets`` (event paths name emitters by it).
-    var boxLabels: [String] = []
+    let boxLabels: [String]
     /// Byte offsets of stored ``ComponentAttachment`` references.
-    var attachmentOffsets: [Int] = []
+    let attachmentOffsets: [Int]
     /// The label of each attachment property, index for index with
     /// ``attachmentOffsets``.
-    var attachmentLabels: [String] = []
+    let attachmentLabels: [String]
 
-    @MainActor private static var cache: [ObjectIdentifier: ComponentLayout] = [:]
+    private init(type: ObjectIdentifier, children: [Child], boxOffsets: [Int], boxLabels: [String], attachmentOffsets: [Int], attachmentLabels: [String]) {
+        self.type = type
+        self.children = children
+        self.boxOffsets = boxOffsets
+        self.boxLabels = boxLabels
+        self.attachmentOffsets = attachmentOffsets
+        self.attachmentLabels = attachmentLabels
+    }
+
+    // Unchecked (both): one lookup or one insertion per access (the layout
+    // is computed between them), so accesses cannot overlap; checked,
+    // every bound component paid a runtime call.
+    @MainActor @exclusivity(unchecked) private static var cache: [ObjectIdentifier: ComponentLayout] = [:]
+    /// The layout looked up last: siblings are mostly of one type (a
+    /// tree's leaves), and comparing one identifier costs less than hashing it.
+    @MainActor @exclusivity(unchecked) private static var last: ComponentLayout?
 
     @MainActor static func of(_ type: any Component.Type) -> ComponentLayout {
         let key = ObjectIdentifier(type)
-        if let cached = cache[key] { return cached }
-        var layout = ComponentLayout()
+        if let last, last.type == key { return last }
+        if let cached = cache[key] {
+            last = cached
+            return cached
+        }
+        var children: [Child] = []
+        var boxOffsets: [Int] = []
+        var boxLabels: [String] = []
+        var attachmentOffsets: [Int] = []
+        var attachmentLabels: [String] = []
         _ = _forEachField(of: type, options: []) { name, offset, fieldType, _ in
             if let component = fieldType as? any Component.Type {
-                layout.children.append(Child(label: String(cString: name), offset: offset, type: component))
+                children.append(Child(label: String(cString: name), offset: offset, type: component))
             } else if fieldType is any ComponentAttachment.Type {
-                layout.attachmentOffsets.append(offset)
-                layout.attachmentLabels.append(String(cString: name))
+                attachmentOffsets.append(offset)
+                attachmentLabels.append(String(cString: name))
             } else {
-                let offsets = boxOffsets(in: fieldType, at: offset)
-                layout.boxOffsets += offsets
-                layout.boxLabels += Array(repeating: String(cString: name), count: offsets.count)
+                let offsets = Self.boxOffsets(in: fieldType, at: offset)
+                boxOffsets += offsets
+                boxLabels += Array(repeating: String(cString: name), count: offsets.count)
             }
             return true
         }
+        let layout = ComponentLayout(
+            type: key, children: children, boxOffsets: boxOffsets, boxLabels: boxLabels,
+            attachmentOffsets: attachmentOffsets, attachmentLabels: attachmentLabels
+        )
         cache[key] = layout
+        last = layout
         return layout
     }
 

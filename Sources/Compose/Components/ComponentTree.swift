@@ -28,6 +28,8 @@ public final class ComponentTree {
     /// The deepest focused component, while the tree is active.
     public private(set) var focusedNode: ComponentNode?
     /// How many nodes are bound and not destroyed.
+    // Unchecked: only incremented and decremented, never held across a call.
+    @exclusivity(unchecked)
     public private(set) var liveNodeCount = 0
 
     private var rootNode: ComponentNode?
@@ -42,11 +44,16 @@ public final class ComponentTree {
     ///   - label: The root's label in paths; by default derived from its type
     ///     (`AppComponent` is `app`).
     ///   - context: The app the tree belongs to.
-    public init<Root: Component>(_ root: Root, label: String? = nil, context: AppContext) {
+    public init<Root: Component>(_ root: consuming Root, label: String? = nil, context: AppContext) {
         self.context = context
         let label = label ?? Self.defaultLabel(for: Root.self)
         context.tree = self
-        rootNode = context.run { Binder.bind(root, label: label, parent: nil, tree: self) }
+        // The value moves into its one stored copy here, outside the
+        // closure: captured, it would be copied again (a retain of every
+        // emitter in the tree, and a release of each when this returns,
+        // two passes over memory a large tree no longer has in cache).
+        let storage = ValueStorage(root)
+        rootNode = context.run { Binder.bind(stored: storage, label: label, parent: nil, tree: self) }
     }
 
     /// Binds `root` with a context of its own made from `scheduler`,
@@ -63,7 +70,7 @@ public final class ComponentTree {
     ///   - diagnostics: The emitter diagnostics are sent on. Pass one you
     ///     already observe to see those reported while binding.
     public convenience init<Root: Component>(
-        _ root: Root,
+        _ root: consuming Root,
         label: String? = nil,
         scheduler: (any Scheduler)? = nil,
         logger: Logger? = nil,

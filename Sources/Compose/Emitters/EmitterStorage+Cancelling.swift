@@ -6,14 +6,14 @@ extension EmitterStorage {
     @usableFromInline
     func contains(id: UInt64) -> Bool {
         guard let index = index(of: id) else { return false }
-        return state.pointee.slots[index].state != .cancelled
+        return !state.pointee.slots[index].isCancelled
     }
 
     /// Inlined into the token's cancel action (made where the observer was
     /// added, specialised for its value type), so a cancel is one call.
     @inlinable @inline(__always)
     func cancel(id: UInt64) {
-        guard let index = index(of: id), state.pointee.slots[index].state != .cancelled else { return }
+        guard let index = index(of: id), !state.pointee.slots[index].isCancelled else { return }
         guard state.pointee.depth == 0 else {
             markCancelled(at: index)
             return
@@ -40,7 +40,7 @@ extension EmitterStorage {
     func cancelAll() {
         // The tracer (first, when traced) is not an observer of the app's.
         let first = state.pointee.isTraced ? 1 : 0
-        for i in first..<state.pointee.count where state.pointee.slots[i].state != .cancelled {
+        for i in first..<state.pointee.count where !state.pointee.slots[i].isCancelled {
             markCancelled(at: i)
         }
         if state.pointee.depth == 0 { settle() }
@@ -51,6 +51,7 @@ extension EmitterStorage {
         state.pointee.slots[index].state = .cancelled
         state.pointee.cancelledCount &+= 1
         state.pointee.needsSettling = true
+        ObservationContext.hasDeferredWork = true
     }
 
     /// Binary search: ids grow with every subscription and removals keep the
@@ -83,7 +84,7 @@ extension EmitterStorage {
         var hooks: [@MainActor () -> Void] = []
         var write = 0
         for read in 0..<count {
-            if slots[read].state == .cancelled {
+            if slots[read].isCancelled {
                 if let hook = state.pointee.cancelHooks.removeValue(forKey: slots[read].id) { hooks.append(hook) }
             } else {
                 if write != read { slots[write] = slots[read] }

@@ -22,31 +22,56 @@
 @usableFromInline
 final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
 
-    /// Observer state flags.
+    /// Observer state flags, kept in a slot's two low bits (see `Slot`).
     @usableFromInline
     enum SlotState: UInt8 {
-        case live
+        case live = 0
         /// Called at most once (`!+=`), then cancelled.
-        case once
-        case cancelled
+        case once = 1
+        case cancelled = 2
     }
 
     /// An observer's bookkeeping; its closure is at the same index in
     /// `State.bodies`.
+    ///
+    /// The state lives in the two low bits of the scope's address (a
+    /// ``ComponentNode`` is at least 16-byte aligned), so that a live
+    /// observer's word is its scope as stored in `State.currentScope`: the
+    /// dispatch loop loads one word, tests two bits and stores the word.
+    /// 16 bytes, the stride of `State.bodies`, so that one offset walks both.
     @usableFromInline
     struct Slot {
         @usableFromInline var id: UInt64
-        @usableFromInline var state: SlotState
         /// The scope the observer was registered in (the scope in effect while
-        /// it runs). Unretained: a scope cancels its observers before it goes
-        /// away (`ComponentNode.cancelSubscriptions()`, also from its deinit).
-        @usableFromInline var scope: Unmanaged<ComponentNode>?
+        /// it runs), unretained: a scope cancels its observers before it goes
+        /// away (`ComponentNode.cancelSubscriptions()`, also from its deinit);
+        /// or'ed with the state's raw value.
+        @usableFromInline var word: UInt
+
+        @usableFromInline static var stateMask: UInt { 3 }
 
         @inlinable
         init(id: UInt64, state: SlotState, scope: Unmanaged<ComponentNode>?) {
             self.id = id
-            self.state = state
-            self.scope = scope
+            // Same layout: an optional unmanaged reference is one word, 0 for nil.
+            self.word = unsafeBitCast(scope, to: UInt.self) | UInt(state.rawValue)
+        }
+
+        /// Whether the observer was cancelled: one test of the word.
+        @inlinable
+        var isCancelled: Bool { word & UInt(SlotState.cancelled.rawValue) != 0 }
+
+        @inlinable
+        var state: SlotState {
+            get { SlotState(rawValue: UInt8(truncatingIfNeeded: word & Self.stateMask)) ?? .cancelled }
+            set { word = (word & ~Self.stateMask) | UInt(newValue.rawValue) }
+        }
+
+        /// The scope of a word, state bits cleared.
+        @inlinable
+        static func scope(ofWord word: UInt) -> Unmanaged<ComponentNode>? {
+            // Same layout: an optional unmanaged reference is one word, 0 for nil.
+            unsafeBitCast(word & ~stateMask, to: Unmanaged<ComponentNode>?.self)
         }
     }
 
@@ -72,7 +97,9 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         @usableFromInline var depth = 0
         @usableFromInline var cancelledCount = 0
         /// Whether `settle` has work: an observer was cancelled or added
-        /// during a dispatch. The one field the end of a dispatch reads.
+        /// during a dispatch. Read only when
+        /// ``ObservationContext/hasDeferredWork`` is set, which every write
+        /// of `true` sets too.
         @usableFromInline var needsSettling = false
         @usableFromInline var nextID: UInt64 = 1
         @usableFromInline var last: Value?
@@ -183,6 +210,7 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         } else {
             state.pointee.pending.append(handler.body)
             state.pointee.needsSettling = true
+            ObservationContext.hasDeferredWork = true
         }
         if let onCancel = handler.onCancel { state.pointee.cancelHooks[id] = onCancel }
         state.pointee.count = index &+ 1
@@ -237,7 +265,8 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     /// needs: the scope cell and the depth. Saving and restoring the
     /// observer scope is for nested sends alone (at depth 0 nothing reads
     /// this emitter's scope field), and the deferred work of cancellations
-    /// and additions made meanwhile is one flag.
+    /// and additions made meanwhile, and of stores written meanwhile, is
+    /// one global flag (``ObservationContext/hasDeferredWork``).
     @inlinable
     func dispatch(_ value: Value) {
         let end = state.pointee.count
@@ -252,8 +281,10 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
             callObservers(&state.pointee.bodies, upTo: end, with: value)
             state.pointee.depth = 0
             ObservationContext.leaveDispatch(restoring: savedCell)
-            if state.pointee.needsSettling { settle() }
+            if ObservationContext.hasDeferredWork { finishDispatch() }
         } else {
+            // Nothing to settle or flush: the outer dispatch of this
+            // emitter still runs, and does both when it ends.
             let savedScope = state.pointee.currentScope
             state.pointee.depth &+= 1
             sendNested(value, upTo: end)
@@ -261,9 +292,15 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
             state.pointee.currentScope = savedScope
             ObservationContext.leaveDispatch(restoring: savedCell)
         }
-        // Stores written during the outermost dispatch send when it ends
-        // (one load and a branch when none was written).
-        if DeferredStoreSends.isPending { DeferredStoreSends.flushIfOutermost() }
+    }
+
+    /// The end of an outermost dispatch of this emitter while some dispatch
+    /// left work: this emitter settles its own, and stores written meanwhile
+    /// send if no other dispatch runs any more.
+    @usableFromInline
+    func finishDispatch() {
+        if state.pointee.needsSettling { settle() }
+        DeferredStoreSends.flushIfOutermost()
     }
 
     /// The loop of the outermost dispatch: observers `0..<end`, all in
@@ -275,18 +312,20 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         var i = 0
         while i < end {
             // Reloaded each time: an observer added meanwhile may move the slots.
-            let slot = state.pointee.slots[i]
-            // One comparison for the common case, a live observer.
-            if slot.state != .live {
-                if slot.state == .cancelled {
+            var word = state.pointee.slots[i].word
+            // One test for the common case, a live observer, whose word is
+            // its scope.
+            if word & Slot.stateMask != 0 {
+                if word & UInt(SlotState.cancelled.rawValue) != 0 {
                     i &+= 1
                     continue
                 }
                 markCancelled(at: i)
+                word &= ~Slot.stateMask
             }
             // One call site: a second one makes the optimiser copy (retain)
             // the closure and keep this loop out of line.
-            state.pointee.currentScope = slot.scope
+            state.pointee.currentScope = unsafeBitCast(word, to: Unmanaged<ComponentNode>?.self)
             bodies[i].call(value)
             i &+= 1
         }
@@ -302,9 +341,9 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         var i = 0
         while i < end {
             let slot = state.pointee.slots[i]
-            if slot.state != .cancelled {
+            if !slot.isCancelled {
                 if slot.state == .once { markCancelled(at: i) }
-                state.pointee.currentScope = slot.scope
+                state.pointee.currentScope = Slot.scope(ofWord: slot.word)
                 if i < bodies.count {
                     bodies[i].call(value)
                 } else {

@@ -22,6 +22,20 @@ enum ObservationContext {
     @usableFromInline @exclusivity(unchecked)
     static var cell: Cell?
 
+    /// Whether the end of a dispatch has work beyond restoring the scope: a
+    /// store was written during it (``DeferredStoreSends``), or an emitter
+    /// had an observer added or cancelled while it dispatched (its
+    /// `needsSettling`). One flag for both, so that the end of a dispatch
+    /// pays a single load and branch when there is none. Set during a
+    /// dispatch; cleared by ``DeferredStoreSends/flushIfOutermost()`` once
+    /// no dispatch runs, so every dispatch that ends while it is set looks
+    /// at its own emitter's work.
+    // Unchecked: every access is a single load or store of a Bool, never
+    // held across a call, so accesses cannot overlap; a checked global
+    // costs a runtime call per write here.
+    @usableFromInline @exclusivity(unchecked)
+    static var hasDeferredWork = false
+
     /// The scope in effect, if any.
     @inlinable
     static var currentScope: ComponentNode? {
@@ -61,12 +75,15 @@ enum ObservationContext {
             cell = saved
             spareCells.append(scopeCell)
             // Stores written while binding (or in a root scope) send now.
-            if DeferredStoreSends.isPending { DeferredStoreSends.flushIfOutermost() }
+            if hasDeferredWork { DeferredStoreSends.flushIfOutermost() }
         }
         return try body()
     }
 
     /// Cells of finished ``withScope(_:_:)`` calls, reused by the next ones
     /// (scopes nest only as deep as binding and dispatch do).
+    // Unchecked: one popLast or append per access, never held across a
+    // call; checked, every bound component paid a runtime call.
+    @exclusivity(unchecked)
     private static var spareCells: [Cell] = []
 }

@@ -39,7 +39,8 @@ class StateCell: BoundObject {
 /// The stores written during the dispatch that is running, in the order of
 /// their first write; each sends once when the outermost dispatch ends
 /// (``EmitterStorage/dispatch(_:)`` and ``ObservationContext/withScope(_:_:)``
-/// call ``flushIfOutermost()`` as they end).
+/// call ``flushIfOutermost()`` as they end, when
+/// ``ObservationContext/hasDeferredWork`` is set).
 ///
 /// Like ``ObservationContext/cell``, this is the state of the dispatch in
 /// progress on the main actor, not of an app: it is empty whenever no
@@ -48,13 +49,6 @@ class StateCell: BoundObject {
 @MainActor
 @usableFromInline
 enum DeferredStoreSends {
-    /// Whether the list holds a store: the one load the end of an outermost
-    /// dispatch pays.
-    // Unchecked: every access is a single load or store of a Bool, never
-    // held across a call, so accesses cannot overlap; a checked global
-    // costs a runtime call per write here.
-    @usableFromInline @exclusivity(unchecked)
-    static var isPending = false
     // The ends of the list, unmanaged: the list holds a +1 reference to
     // each store in it (taken in `append`, given back in the flush). Plain
     // words, so that reading and writing them needs no dynamic exclusivity
@@ -71,13 +65,15 @@ enum DeferredStoreSends {
             head = entry
         }
         tail = entry
-        isPending = true
+        ObservationContext.hasDeferredWork = true
     }
 
     /// Sends every deferred store, in order, once no dispatch runs any more
-    /// (the scope cell is back to `nil`). A store written by an observer of
-    /// one of these sends joins the list and sends in this same loop; a
-    /// dispatch that ends meanwhile leaves the list to it.
+    /// (the scope cell is back to `nil`), then clears
+    /// ``ObservationContext/hasDeferredWork``: every dispatch has ended, so
+    /// every emitter that needed settling has settled. A store written by
+    /// an observer of one of these sends joins the list and sends in this
+    /// same loop; a dispatch that ends meanwhile leaves the list to it.
     @usableFromInline
     static func flushIfOutermost() {
         guard ObservationContext.cell == nil, !isFlushing else { return }
@@ -90,7 +86,7 @@ enum DeferredStoreSends {
             cell.isDeferred = false
             cell.sendDeferred(cell)
         }
-        isPending = false
+        ObservationContext.hasDeferredWork = false
         isFlushing = false
     }
 }
