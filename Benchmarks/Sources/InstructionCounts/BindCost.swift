@@ -6,9 +6,14 @@ import Compose
 // times an 11,111-component one). The same trees as the wall-time `bind`
 // section (ComposeBenchmarks/BindBenchmarks.swift), redeclared here above
 // BenchmarkTrees' resilient levels. Only `bindTrees` is meant to be
-// counted: run with `--toggle-collect='*bindTrees*'` (see
-// scripts/bind_instructions.py), so that building the values and
-// destroying the trees stay out of the count.
+// counted, so that building the values and destroying the trees stay out
+// of the count. From Benchmarks/, after a release build:
+//
+//     objcopy --strip-debug .build/release/InstructionCounts /tmp/ic
+//     valgrind --tool=callgrind --toggle-collect='*bindTrees*' /tmp/ic bind-11111 10
+//     valgrind --tool=callgrind --toggle-collect='*bindTrees*' /tmp/ic bind-111111 1
+//
+// and divide each "Collected" by the components bound (111,110; 111,111).
 
 /// 11,111 components.
 struct BindTree4: Component {
