@@ -40,9 +40,6 @@ public final class LoopTimer: EmitterProtocol, LoopResource {
     /// Whether it starts when its component appears.
     public let startsWithComponent: Bool
     private var handle: TimerHandle?
-    /// Whether `handle` holds this timer's callback (it was started on a
-    /// loop once): then ``start()`` only restarts it.
-    private var isLive = false
     /// ``interval`` in libuv's milliseconds (rounded up).
     private lazy var intervalMilliseconds = TimerHandle.milliseconds(interval)
     private var isClosed = false
@@ -87,9 +84,10 @@ public final class LoopTimer: EmitterProtocol, LoopResource {
     /// Starts (or restarts) the countdown. Does nothing once closed.
     public func start() {
         guard !isClosed else { return }
-        // Running on a loop already: a restart (an idle timeout restarted by
-        // every line) only sets libuv's timer again.
-        if let handle, isLive {
+        // Started on a loop before (the handle is made by a first start and
+        // goes at close): a restart, an idle timeout's on every line, only
+        // sets libuv's timer again.
+        if let handle {
             handle.keepsLoopAlive = keepsLoopAlive
             isRunning = true
             handle.restart(afterMilliseconds: intervalMilliseconds, repeatMilliseconds: repeats ? intervalMilliseconds : 0)
@@ -104,15 +102,14 @@ public final class LoopTimer: EmitterProtocol, LoopResource {
             startVirtual(on: scheduler, keeping: keepsLoopAlive ? context : nil)
             return
         }
-        if handle == nil {
-            do {
-                handle = try TimerHandle(loop: EventLoop.resolve(context, for: "LoopTimer.start"))
-            } catch {
-                logger.error("LoopTimer could not start: \(error)")
-                return
-            }
+        let handle: TimerHandle
+        do {
+            handle = try TimerHandle(loop: EventLoop.resolve(context, for: "LoopTimer.start"))
+        } catch {
+            logger.error("LoopTimer could not start: \(error)")
+            return
         }
-        guard let handle else { return }
+        self.handle = handle
         handle.keepsLoopAlive = keepsLoopAlive
         isRunning = true
         let emitter = emitter
@@ -120,7 +117,6 @@ public final class LoopTimer: EmitterProtocol, LoopResource {
             if self?.repeats == false { self?.isRunning = false }
             emitter.send()
         }
-        isLive = true
     }
 
     private func startVirtual(on scheduler: any Scheduler, keeping context: AppContext?) {

@@ -18,23 +18,21 @@ final class TimerHandle: LoopHandle {
     /// Calls `callback` after `timeout`, then every `repeat` if it is not
     /// zero. Durations are rounded up to libuv's millisecond resolution.
     func start(after timeout: Duration, repeat interval: Duration = .zero, _ callback: @escaping @MainActor () -> Void) {
-        assertOnLoopThread()
         guard !isClosing else { return }
         self.callback = callback
-        // libuv counts from the loop's cached "now", which is stale when the
-        // timer starts before the loop runs or after a long callback; without
-        // this the first firing comes early by that much.
-        uv_update_time(handle.pointee.loop)
-        uv_timer_start(timer, timerHandleFired, Self.milliseconds(timeout), Self.milliseconds(interval))
+        restart(afterMilliseconds: Self.milliseconds(timeout), repeatMilliseconds: Self.milliseconds(interval))
     }
 
-    /// Restarts the countdown with the callback given last, the times
+    /// Starts the countdown again with the callback given last, the times
     /// already in libuv's milliseconds: what a timer restarted on every
     /// line of input (an idle timeout) does, without storing a new closure
     /// or converting its durations each time.
     func restart(afterMilliseconds timeout: UInt64, repeatMilliseconds interval: UInt64) {
         assertOnLoopThread()
         guard !isClosing, callback != nil else { return }
+        // libuv counts from the loop's cached "now", which is stale when the
+        // timer starts before the loop runs or after a long callback; without
+        // this the first firing comes early by that much.
         uv_update_time(handle.pointee.loop)
         uv_timer_start(timer, timerHandleFired, timeout, interval)
     }
