@@ -48,6 +48,14 @@ struct InspectedComponent: RouterComponent {
         return Client(try #require(try result?.get()))
     }
 
+    /// A client that asked to follow `path` and got the answer.
+    func follower(of path: String, at socket: String) throws -> Client {
+        let client = try connect(socket)
+        client.connection.writeLine(#"{"v":1,"command":"follow","path":"\#(path)"}"#)
+        #expect(LoopDriver.run(until: { !client.lines.isEmpty }))
+        return client
+    }
+
     /// Runs `body` with an inspected tree and a server in a fresh directory.
     func withServer(allowedUID: UInt32 = geteuid(), _ body: (InspectionServer, ComponentTree, String) throws -> Void) throws {
         let context = try #require(AppContext.current)
@@ -125,10 +133,8 @@ struct InspectedComponent: RouterComponent {
 
     @Test func aFollowerGetsTheSendsUnderItsPathAndNothingElse() throws {
         try withServer { server, tree, _ in
-            let client = try connect(server.path)
+            let client = try follower(of: "inspected.home", at: server.path)
             defer { client.connection.abort() }
-            client.connection.writeLine(#"{"v":1,"command":"follow","path":"inspected.home"}"#)
-            #expect(LoopDriver.run(until: { !client.lines.isEmpty }))
             let root = try #require(tree.root.value(as: InspectedComponent.self))
             root.ping.send("not followed")
             root.home.tap.send()
@@ -152,10 +158,8 @@ struct InspectedComponent: RouterComponent {
 
     @Test func aFollowerTakesAtMostItsEventsPerTurnAndIsToldHowManyItMissed() throws {
         try withServer { server, tree, _ in
-            let client = try connect(server.path)
+            let client = try follower(of: "inspected.ping", at: server.path)
             defer { client.connection.abort() }
-            client.connection.writeLine(#"{"v":1,"command":"follow","path":"inspected.ping"}"#)
-            #expect(LoopDriver.run(until: { !client.lines.isEmpty }))
             let root = try #require(tree.root.value(as: InspectedComponent.self))
             // A flood: 1,000 sends in one loop turn.
             let burst = 1_000

@@ -100,19 +100,10 @@ enum InspectionJSON: Sendable, Equatable {
         }
     }
 
-    /// Appends `value` as a JSON string: quotes, backslashes and control
-    /// characters escaped.
-    static func writeString(_ value: String, to output: inout String) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(value.utf8.count + 2)
-        writeString(value, to: &bytes)
-        output += String(decoding: bytes, as: UTF8.self)
-    }
-
     /// Appends `value` as a JSON string, in UTF-8: quotes, backslashes and
     /// control characters escaped. Every byte escaped is ASCII, so the
     /// bytes of a character are never split.
-    static func writeString(_ value: String, to output: inout [UInt8]) {
+    private static func writeString(_ value: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {

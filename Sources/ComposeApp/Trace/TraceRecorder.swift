@@ -177,9 +177,7 @@ public final class TraceRecorder {
 
     /// `text` as a JSON string (escaped as the inspection protocol's).
     static func quoted(_ text: String) -> String {
-        var result = ""
-        InspectionJSON.writeString(text, to: &result)
-        return result
+        InspectionJSON.string(text).text
     }
 }
 
