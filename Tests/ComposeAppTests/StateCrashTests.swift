@@ -53,6 +53,10 @@ struct FixtureCounter: Codable {
             try await Task.sleep(for: .milliseconds(Int.random(in: 30...300)))   // real time: a random moment of a real process's saves
             app.signal(SIGKILL)
             await app.output.waitForEnd(timeout: FixtureProcess.failureTimeout)
+            // Reaped before the next run starts: an unreaped (zombie) pid
+            // still answers kill(pid, 0), so the next run would take its
+            // temporary file for a live process's.
+            _ = await app.waitForExit(killedOnPurpose: true)
             let lines = app.output.lines
             if lines.contains(where: { $0.hasPrefix("done ") }) {
                 // Finished before the kill (a much faster machine): what it
