@@ -93,6 +93,19 @@ final class Child {
         return line.split(separator: " ").compactMap { Int($0) }.first
     }
 
+    /// The CPU time the process has used so far, in seconds: user and
+    /// kernel (`utime` and `stime` of /proc/PID/stat, in clock ticks).
+    var cpuSeconds: (user: Double, system: Double)? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")")
+        else { return nil }
+        // After the command name: state is field 3, utime 14, stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return (user / ticks, system / ticks)
+    }
+
     /// Waits up to `timeout` for the process to exit; kills it (SIGKILL)
     /// past that. Returns its exit status, or `nil` if it had to be killed.
     @discardableResult

@@ -95,19 +95,45 @@ struct EchoLoad {
 }
 
 struct EchoResult {
-    /// Messages per second (ping-pong) or bytes per second (stream).
-    let throughput: Double
-    /// Round-trip microseconds (ping-pong only).
+    /// Messages per second (ping-pong) or bytes per second (stream):
+    /// each round's, in round order.
+    let rounds: [Double]
+    /// Round-trip microseconds (ping-pong only), medians over the rounds.
     let p50: Double
     let p99: Double
     /// Peak resident set size of the server, KiB.
     let peakRSSKiB: Int
+    /// The server's CPU time per message (ping-pong: a round trip; stream:
+    /// a chunk of the load's size), nanoseconds, in user space and in the
+    /// kernel: its CPU time over every round divided by every message it
+    /// echoed in them, warm-up included.
+    let userNanosecondsPerMessage: Double
+    let systemNanosecondsPerMessage: Double
+
+    var throughput: Double { Harness.median(rounds) }
+
+    /// This server's throughput over `other`'s, round by round (the two
+    /// ran one after the other in each round): the median and the
+    /// extremes. A ratio within a round is steadier than a ratio of the
+    /// two medians when the machine's speed drifts between rounds.
+    func ratio(to other: EchoResult) -> (median: Double, low: Double, high: Double) {
+        let ratios = zip(rounds, other.rounds).map { $0 / $1 }
+        return (Harness.median(ratios), ratios.min() ?? .nan, ratios.max() ?? .nan)
+    }
 }
 
 enum EchoBenchmarks {
-    static let rounds = 5
+    static let rounds = 9
     static let warmupMilliseconds = 300
-    static let durationMilliseconds = 2_000
+    static let durationMilliseconds = 1_000
+
+    /// Where the processes run: every server on the first CPU the runner
+    /// may use, the load client on the second (none pinned on a machine
+    /// with one). See ``CPUAffinity``.
+    static let placement: (servers: [Int], client: [Int])? = {
+        let cpus = CPUAffinity.available()
+        return cpus.count >= 2 ? ([cpus[0]], [cpus[1]]) : nil
+    }()
 
     /// Runs every load against every server. Each load gets fresh servers
     /// (so their peak RSS is that load's), started before its first round
@@ -119,22 +145,31 @@ enum EchoBenchmarks {
         }
         var ports: [EchoServer: String] = [:]
         for server in EchoServer.allCases {
-            let child = try Child(server.rawValue, ["0"])
+            let child = try CPUAffinity.on(placement?.servers) { try Child(server.rawValue, ["0"]) }
             children[server] = child
             ports[server] = try child.expectLine("listening")
         }
         var throughput: [EchoServer: [Double]] = [:]
         var p50: [EchoServer: [Double]] = [:]
         var p99: [EchoServer: [Double]] = [:]
+        var messages: [EchoServer: Double] = [:]
+        var user: [EchoServer: Double] = [:]
+        var system: [EchoServer: Double] = [:]
         let servers = EchoServer.allCases
         for round in 0..<rounds {
             // Rotate the order so that no server always goes first.
             for offset in 0..<servers.count {
                 let server = servers[(round + offset) % servers.count]
+                let before = children[server]!.cpuSeconds
                 let result = try drive(port: ports[server]!, load: load, server: server)
+                if let before, let after = children[server]!.cpuSeconds {
+                    user[server, default: 0] += after.user - before.user
+                    system[server, default: 0] += after.system - before.system
+                }
                 throughput[server, default: []].append(result.throughput)
                 p50[server, default: []].append(result.p50)
                 p99[server, default: []].append(result.p99)
+                messages[server, default: 0] += result.echoed
             }
         }
         var results: [EchoServer: EchoResult] = [:]
@@ -142,21 +177,27 @@ enum EchoBenchmarks {
             guard let child = children[server], child.process.isRunning, let rss = child.peakRSSKiB else {
                 throw ChildError(description: "\(server.rawValue) is no longer running after the load \(load.name)")
             }
+            let echoed = max(messages[server] ?? 0, 1)
             results[server] = EchoResult(
-                throughput: Harness.median(throughput[server]!),
+                rounds: throughput[server]!,
                 p50: Harness.median(p50[server]!), p99: Harness.median(p99[server]!),
-                peakRSSKiB: rss
+                peakRSSKiB: rss,
+                userNanosecondsPerMessage: (user[server] ?? 0) * 1e9 / echoed,
+                systemNanosecondsPerMessage: (system[server] ?? 0) * 1e9 / echoed
             )
         }
         return results
     }
 
-    /// One round: EchoLoad against one server.
-    private static func drive(port: String, load: EchoLoad, server: EchoServer) throws -> (throughput: Double, p50: Double, p99: Double) {
-        let client = try Child("EchoLoad", [
-            port, load.streaming ? "stream" : "pingpong", String(load.connections), String(load.size),
-            String(warmupMilliseconds), String(durationMilliseconds),
-        ])
+    /// One round: EchoLoad against one server. `echoed`: messages (or
+    /// chunks) echoed in the whole run, warm-up included.
+    private static func drive(port: String, load: EchoLoad, server: EchoServer) throws -> (throughput: Double, p50: Double, p99: Double, echoed: Double) {
+        let client = try CPUAffinity.on(placement?.client) {
+            try Child("EchoLoad", [
+                port, load.streaming ? "stream" : "pingpong", String(load.connections), String(load.size),
+                String(warmupMilliseconds), String(durationMilliseconds),
+            ])
+        }
         let line = client.readLine() ?? ""
         let status = client.waitForExit(timeout: .milliseconds(warmupMilliseconds + durationMilliseconds) + .seconds(10))
         var values: [String: Double] = [:]
@@ -165,10 +206,14 @@ enum EchoBenchmarks {
             if pair.count == 2, let value = Double(pair[1]) { values[String(pair[0])] = value }
         }
         guard status == 0, let messages = values["messages"], let bytes = values["bytes"],
-              let seconds = values["seconds"], seconds > 0, let p50 = values["p50_us"], let p99 = values["p99_us"]
+              let seconds = values["seconds"], seconds > 0, let p50 = values["p50_us"], let p99 = values["p99_us"],
+              let allMessages = values["all_messages"], let allBytes = values["all_bytes"]
         else {
             throw ChildError(description: "EchoLoad against \(server.rawValue) (\(load.name)) failed: \"\(line)\" (run .build/release/EchoLoad by hand to see why)")
         }
-        return (load.streaming ? bytes / seconds : messages / seconds, p50, p99)
+        return (
+            load.streaming ? bytes / seconds : messages / seconds, p50, p99,
+            load.streaming ? allBytes / Double(load.size) : allMessages
+        )
     }
 }

@@ -16,7 +16,7 @@ print("  - timer lateness: \(TimerBenchmarks.rounds) alternating runs of \(Forma
 print("  - startup: \(StartupBenchmarks.runs) alternating process starts each; instructions (callgrind) and system calls (strace) of one run each")
 print("  - memory: peak RSS (VmHWM) of \(MemoryBenchmarks.rounds) fresh processes each, median; resident pages per mapping from /proc/PID/smaps")
 print("  - process benchmarks (timer, startup, echo): \(WakeUpLatency.isAvailable ? "idle CPUs poll instead of halting (0 µs request on \(WakeUpLatency.path), held while they run)" : "idle CPUs may halt (\(WakeUpLatency.path) is not writable): wake-ups add to every round trip and tick")")
-print("  - TCP echo: \(EchoBenchmarks.rounds) rounds per load (servers in rotating order), \(EchoBenchmarks.durationMilliseconds) ms measured after \(EchoBenchmarks.warmupMilliseconds) ms of warm-up, one load client for all servers, 127.0.0.1 only")
+print("  - TCP echo: \(EchoBenchmarks.rounds) rounds per load (servers in rotating order), \(EchoBenchmarks.durationMilliseconds) ms measured after \(EchoBenchmarks.warmupMilliseconds) ms of warm-up, one load client for all servers, 127.0.0.1 only; \(EchoBenchmarks.placement.map { "servers on CPU \($0.servers[0]), the client on CPU \($0.client[0])" } ?? "not pinned (one CPU)"); ratios are the median of the rounds' ratios")
 print()
 
 // `ComposeBenchmarks emitters routing echo ...` runs only the sections
@@ -333,11 +333,16 @@ if runs("memory") {
 
 // 7. TCP echo: Compose against plain C libuv and SwiftNIO on one thread.
 if runs("echo") {
-    var echoTable = Table(textColumns: 2, "load", "server", "throughput", "p50 RTT µs", "p99 RTT µs", "peak RSS MiB", "throughput / C")
+    var echoTable = Table(
+        textColumns: 2, "load", "server", "throughput", "p50 RTT µs", "p99 RTT µs", "peak RSS MiB",
+        "user CPU ns / msg", "kernel CPU ns / msg", "throughput / C"
+    )
+    var echoFloors: [String] = []
     for load in EchoLoad.all {
         progress("echo, \(load.name) (~\(EchoBenchmarks.rounds * 3 * (EchoBenchmarks.durationMilliseconds + EchoBenchmarks.warmupMilliseconds) / 1000) s)")
         do {
             let results = try EchoBenchmarks.run(load)
+            let c = results[.c]!
             for server in EchoServer.allCases {
                 let result = results[server]!
                 let throughput = load.streaming
@@ -349,23 +354,37 @@ if runs("echo") {
                     load.streaming ? Format.none : Format.ns(result.p50),
                     load.streaming ? Format.none : Format.ns(result.p99),
                     String(format: "%.1f", Double(result.peakRSSKiB) / 1024),
-                    Format.ratio(result.throughput / results[.c]!.throughput)
+                    String(format: "%.0f", result.userNanosecondsPerMessage),
+                    String(format: "%.0f", result.systemNanosecondsPerMessage),
+                    server == .c ? Format.ratio(1) : Format.ratio(result.ratio(to: c).median)
                 )
             }
-            let compose = results[.compose]!, c = results[.c]!, nio = results[.nio]!
-            let toC = compose.throughput / c.throughput
-            targets.append(Target(description: "echo \(load.name): Compose throughput ≥ 0.9x C libuv", measured: Format.ratio(toC), passed: toC >= 0.9))
+            let compose = results[.compose]!, nio = results[.nio]!
+            let toC = compose.ratio(to: c), toNIO = compose.ratio(to: nio)
+            func rounds(_ ratio: (median: Double, low: Double, high: Double)) -> String {
+                "\(Format.ratio(ratio.median)); rounds \(Format.ratio(ratio.low)) to \(Format.ratio(ratio.high))"
+            }
+            targets.append(Target(description: "echo \(load.name): Compose throughput ≥ 1.0x C libuv", measured: rounds(toC), passed: toC.median >= 1.0))
             if !load.streaming {
                 let p99 = compose.p99 / c.p99
                 targets.append(Target(description: "echo \(load.name): Compose p99 RTT ≤ 1.2x C libuv", measured: Format.ratio(p99), passed: p99 <= 1.2))
             }
-            let toNIO = compose.throughput / nio.throughput
-            targets.append(Target(description: "echo \(load.name): Compose throughput ≥ 1.0x SwiftNIO", measured: Format.ratio(toNIO), passed: toNIO >= 1.0))
+            targets.append(Target(description: "echo \(load.name): Compose throughput ≥ 1.0x SwiftNIO", measured: rounds(toNIO), passed: toNIO.median >= 1.0))
             targets.append(Target(
                 description: "echo \(load.name): Compose peak RSS < SwiftNIO's",
                 measured: String(format: "%.1f vs %.1f MiB", Double(compose.peakRSSKiB) / 1024, Double(nio.peakRSSKiB) / 1024),
                 passed: compose.peakRSSKiB < nio.peakRSSKiB
             ))
+            // What the server's CPU does per message: when it is busy, the
+            // user time Compose adds over C's is what it can lose to C.
+            let cTotal = c.userNanosecondsPerMessage + c.systemNanosecondsPerMessage
+            let added = compose.userNanosecondsPerMessage - c.userNanosecondsPerMessage
+            echoFloors.append(
+                "- \(load.name): the kernel is \(String(format: "%.0f", 100 * c.systemNanosecondsPerMessage / max(cTotal, 1)))% "
+                    + "of C's CPU per message (\(Format.ns(c.systemNanosecondsPerMessage)) of \(Format.ns(cTotal)) ns); "
+                    + "Compose's user time adds \(Format.signed(added)) ns (\(String(format: "%.1f", 100 * added / max(cTotal, 1)))%), "
+                    + "SwiftNIO's \(Format.signed(nio.userNanosecondsPerMessage - c.userNanosecondsPerMessage)) ns"
+            )
         } catch {
             targets.append(Target(description: "echo \(load.name) measured", measured: "\(error)", passed: false))
         }
@@ -382,6 +401,13 @@ if runs("echo") {
     print("ping-pong keeps one message in flight per connection; stream keeps at most")
     print("256 KiB unechoed per connection, throughput is bytes read back per second.")
     print("Peak RSS: the server's VmHWM after the load's rounds (fresh servers per load).")
+    print("CPU per message: the server's utime and stime (/proc/PID/stat) over all rounds,")
+    print("divided by every message (ping-pong) or chunk (stream) it echoed in them.")
+    print("Throughput / C: the median of the rounds' ratios (each round runs both).")
+    print()
+    print("Where each server's CPU goes, per message:")
+    print()
+    for line in echoFloors { print(line) }
     print()
 }
 WakeUpLatency.release(wakeUpLatency)

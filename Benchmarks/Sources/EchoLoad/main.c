@@ -14,10 +14,12 @@
  * DURATION_MS measured, waits for the echoes still in flight, closes every
  * socket and prints one line:
  *
- *   messages=M bytes=B seconds=S p50_us=X p99_us=Y
+ *   messages=M bytes=B seconds=S p50_us=X p99_us=Y all_messages=N all_bytes=A
  *
  * (messages: round trips completed in the measured time; bytes: bytes read
- * back in it; p50/p99: round-trip percentiles, 0 for stream).
+ * back in it; p50/p99: round-trip percentiles, 0 for stream; all_messages
+ * and all_bytes: everything echoed in the whole run, warm-up and drain
+ * included, which is what the server's CPU time over the run served).
  *
  * LIMIT (optional, for counting a server's system calls and instructions
  * per message, Benchmarks/scripts/echo_counts.py): the run sends exactly
@@ -156,7 +158,7 @@ int main(int argc, char **argv) {
         }
     }
 
-    uint64_t messages = 0, bytes = 0;
+    uint64_t messages = 0, bytes = 0, all_messages = 0, all_bytes = 0;
     struct epoll_event events[MAX_EVENTS];
     /* After the measured time: no new message or chunk; wait for what is
      * in flight to come back, then close gracefully (a close with unread
@@ -202,6 +204,7 @@ int main(int argc, char **argv) {
                         exit(1);
                     }
                     uint64_t at = now_ns();
+                    all_bytes += (uint64_t)n;
                     if (at >= measure_from && at < end) bytes += (uint64_t)n;
                     if (streaming) {
                         connection->unechoed -= (size_t)n;
@@ -209,6 +212,7 @@ int main(int argc, char **argv) {
                     }
                     connection->received += (size_t)n;
                     if (connection->received >= size) {
+                        all_messages++;
                         if (at >= measure_from && at < end) {
                             messages++;
                             uint64_t trip = at - connection->sent_at;
@@ -252,8 +256,9 @@ int main(int argc, char **argv) {
         p50 = samples[sample_count / 2] / 1000.0;
         p99 = samples[(size_t)((double)sample_count * 0.99)] / 1000.0;
     }
-    printf("messages=%llu bytes=%llu seconds=%.6f p50_us=%.2f p99_us=%.2f\n",
-           (unsigned long long)messages, (unsigned long long)bytes, (double)duration / 1e9, p50, p99);
+    printf("messages=%llu bytes=%llu seconds=%.6f p50_us=%.2f p99_us=%.2f all_messages=%llu all_bytes=%llu\n",
+           (unsigned long long)messages, (unsigned long long)bytes, (double)duration / 1e9, p50, p99,
+           (unsigned long long)all_messages, (unsigned long long)all_bytes);
     free(samples);
     free(buffer);
     free(message);
