@@ -71,11 +71,14 @@ final class EventLoop {
 
     /// The buffer every stream of the loop (sockets, pipes, terminal) reads
     /// into (see ``ReadBuffer``); reached from libuv's allocation and read
-    /// callbacks through ``readMemory(of:)`` and ``lastReadBuffer(of:)``.
-    /// Behind a pointer that is never reassigned, as ``counters``: the
-    /// check on every read pays no exclusivity check. Freed in the deinit.
+    /// callbacks through ``readBufferSlot(of:)``. Between deliveries no
+    /// chunk holds it: a delivery whose observers kept a chunk replaces it
+    /// (``renewReadBufferIfKept(_:)``), so the allocation callback hands it
+    /// out without a check. Behind a pointer that is never reassigned, as
+    /// ``counters``: reading it pays no exclusivity check. Freed in the
+    /// deinit.
     // nonisolated(unsafe): a `let` never reassigned, read from libuv's
-    // allocation and read callbacks (``readMemory(of:)``) without entering
+    // allocation and read callbacks (``readBufferSlot(of:)``) without entering
     // the main actor; the pointee is touched only on the loop's thread,
     // inside `uv_run`, which main-actor code runs (see ``onLoopThread(_:_:)``).
     private nonisolated(unsafe) let readBufferSlot: UnsafeMutablePointer<ReadBuffer> = {
@@ -83,6 +86,12 @@ final class EventLoop {
         slot.initialize(to: ReadBuffer())
         return slot
     }()
+    #if DEBUG
+    /// Whether a read callback is delivering a chunk of the read buffer
+    /// (debug builds: ``readBuffer(of:)`` asserts that none is, since it
+    /// would hand out memory a chunk still views).
+    var isDeliveringRead = false
+    #endif
     /// The thread the loop is pinned to (see ``pinToCurrentThread()``):
     /// the only one that may run it or touch its handles. Behind a lock:
     /// the check reads it from whatever thread asks.
@@ -146,30 +155,30 @@ final class EventLoop {
         return monitor
     }
 
-    /// The read buffer of the loop `uv` (see ``ReadBuffer``): the current
-    /// one, unless a chunk of it is still alive, in which case a new one.
+    /// The read buffer of the loop `uv` (see ``ReadBuffer``), for a read
+    /// made outside libuv (``StreamHandle/readAvailable(_:)``): no chunk
+    /// holds it between deliveries, and such a read never runs during one.
     static func readBuffer(of uv: UnsafeMutablePointer<uv_loop_t>) -> ReadBuffer {
-        _ = readMemory(of: uv)
-        return lastReadBuffer(of: uv)
+        #if DEBUG
+        assert(!owner(of: uv).isDeliveringRead, "the read buffer taken while a chunk of it is delivered")
+        #endif
+        return readBufferSlot(of: uv).pointee
     }
 
-    /// The memory of ``readBuffer(of:)``, for libuv's allocation callback
-    /// (the buffer itself is not handed out). Nonisolated: the callback
-    /// calls it without entering the main actor, and reads the slot
-    /// without retaining the loop.
-    nonisolated static func readMemory(of uv: UnsafeMutablePointer<uv_loop_t>) -> UnsafeMutableRawBufferPointer {
-        let slot = unretained(uv)._withUnsafeGuaranteedRef { $0.readBufferSlot }
-        if !isKnownUniquelyReferenced(&slot.pointee) {
-            slot.pointee = ReadBuffer()
-        }
-        return slot.pointee.memory
+    /// Where the loop `uv` keeps its read buffer, for libuv's allocation
+    /// and read callbacks: read without retaining the loop (the loop
+    /// outlives its handles, whose callbacks run inside its `uv_run`).
+    @inline(__always)
+    nonisolated static func readBufferSlot(of uv: UnsafeMutablePointer<uv_loop_t>) -> UnsafeMutablePointer<ReadBuffer> {
+        unretained(uv)._withUnsafeGuaranteedRef { $0.readBufferSlot }
     }
 
-    /// The buffer ``readMemory(of:)`` handed out last: what a read
-    /// callback's bytes are in (libuv calls the allocation callback, reads,
-    /// then the read callback, with nothing in between).
-    nonisolated static func lastReadBuffer(of uv: UnsafeMutablePointer<uv_loop_t>) -> ReadBuffer {
-        unretained(uv)._withUnsafeGuaranteedRef { $0.readBufferSlot }.pointee
+    /// After a delivery: if an observer kept a chunk (the buffer is no
+    /// longer referenced by the slot alone), the next read goes into a new
+    /// buffer, and the kept chunk's bytes never change.
+    @inline(__always)
+    nonisolated static func renewReadBufferIfKept(_ slot: UnsafeMutablePointer<ReadBuffer>) {
+        if !isKnownUniquelyReferenced(&slot.pointee) { slot.pointee = ReadBuffer() }
     }
 
     /// The turn state of the loop `uv` (see ``turnState``), for the turn

@@ -58,6 +58,10 @@ class LoopHandle {
     /// Subclasses drop their user closures here.
     func releaseCallbacks() {}
 
+    /// Subclasses drop here, in the close callback, what a callback
+    /// running when ``close()`` was called may still use.
+    func releaseAfterClose() {}
+
     /// Stops the handle and closes it. Safe to call more than once and from
     /// inside the handle's own callback.
     func close() {
@@ -120,6 +124,7 @@ class LoopHandle {
     }
 
     fileprivate func didClose() {
+        releaseAfterClose()
         let closed = onClosed
         onClosed = nil
         closed?()

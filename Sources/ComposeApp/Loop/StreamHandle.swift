@@ -16,7 +16,8 @@ import Compose
 /// **Reading.** Every stream of a loop reads into the loop's read buffer
 /// (``EventLoop/readBuffer(of:)``): libuv reads one stream at a time on the
 /// loop thread and each chunk is delivered before the next read, and a new
-/// buffer is made only when a delivered ``ByteChunk`` was kept.
+/// buffer is made only when a delivered ``ByteChunk`` was kept (checked
+/// right after the delivery).
 ///
 /// **Requests.** `uv_write_t` and `uv_shutdown_t` are allocated per call and
 /// freed in their completion callback, which libuv always calls, with
@@ -34,12 +35,18 @@ class StreamHandle: LoopHandle {
     /// The emitter a connection's chunks go to, sent to directly instead
     /// of through ``onRead`` (no closure context, no closure call on each
     /// read). Held strongly, so that it outlives a delivery whose observer
-    /// releases the connection; it holds nothing of the handle. Dropped
-    /// when the handle closes (``releaseCallbacks()``) and when the
-    /// connection goes away (``TCPConnection/Transport/disconnect()``).
+    /// releases the connection; it holds nothing of the handle. Set once,
+    /// before reading starts (``TCPConnection/Transport/connect(to:)``),
+    /// and dropped only in the close callback (``releaseAfterClose()``),
+    /// which libuv never runs during a read callback: so a delivery may
+    /// send through ``unretainedReceiver`` without holding it.
+    final var receiver: Emitter<ByteChunk>? {
+        didSet { unretainedReceiver = receiver?.unretained }
+    }
+    /// ``receiver``'s storage, unretained, for the read callback.
     // @exclusivity(unchecked): read on every chunk; set only in plain
     // statements on the main actor, and no access spans a call.
-    @exclusivity(unchecked) final var receiver: Emitter<ByteChunk>?
+    @exclusivity(unchecked) private final var unretainedReceiver: Unmanaged<AnyObject>?
     /// End of input (`nil`) or a read error.
     final var onEnd: (@MainActor (LoopError?) -> Void)?
     /// A queued write finished (its byte count, and an error if it failed).
@@ -103,10 +110,16 @@ class StreamHandle: LoopHandle {
         // Closing: the connection no longer counts as open.
         countsAsConnection = false
         onRead = nil
-        receiver = nil
+        // Not `receiver`: a delivery running now may be sending through it
+        // (an observer closed the connection); it goes in the close
+        // callback (releaseAfterClose).
         onEnd = nil
         onWriteCompleted = nil
         onShutdown = nil
+    }
+
+    override func releaseAfterClose() {
+        receiver = nil
     }
 
     // MARK: Reading
@@ -140,16 +153,20 @@ class StreamHandle: LoopHandle {
     /// (``EventLoop/readBudgetPerTurn``); past it, stops reading until the
     /// next turn, so one flooding stream cannot hold the loop: timers,
     /// signals and other streams are served in between.
+    @inline(__always)
     final func spendReadBudget(_ count: Int) {
-        if budgetTurn != loop.turn {
-            budgetTurn = loop.turn
-            readThisTurn = 0
+        let turn = loop.turn
+        var spent = count
+        if budgetTurn == turn {
+            spent &+= readThisTurn
+        } else {
+            budgetTurn = turn
         }
-        readThisTurn &+= count
+        readThisTurn = spent
         #if DEBUG
-        if readThisTurn > loop.largestReadInTurn { loop.largestReadInTurn = readThisTurn }
+        if spent > loop.largestReadInTurn { loop.largestReadInTurn = spent }
         #endif
-        guard readThisTurn >= loop.readBudgetPerTurn, wantsToRead else { return }
+        guard spent >= loop.readBudgetPerTurn, wantsToRead else { return }
         holdUntilNextTurn()
     }
 }
@@ -241,49 +258,76 @@ extension StreamHandle {
     }
 }
 
-/// Hands libuv the loop's read buffer (see ``EventLoop/readBuffer(of:)``).
+/// Hands libuv the loop's read buffer (see ``EventLoop/readBuffer(of:)``),
+/// as it is: no chunk holds it between deliveries (see
+/// ``EventLoop/renewReadBufferIfKept(_:)``).
 private func streamHandleAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int, _ buffer: UnsafeMutablePointer<uv_buf_t>?) {
-    guard let handle else { return }
-    let memory = EventLoop.readMemory(of: handle.pointee.loop)
+    guard let handle, let buffer else { return }
+    let memory = EventLoop.readBufferSlot(of: handle.pointee.loop).pointee.memory
     // The fields set directly: `uv_buf_init` is a call into libuv.
-    buffer?.pointee = uv_buf_t(base: memory.baseAddress?.assumingMemoryBound(to: CChar.self), len: memory.count)
+    buffer.pointee = uv_buf_t(base: memory.baseAddress?.assumingMemoryBound(to: CChar.self), len: memory.count)
 }
 
 /// The read callback, on every chunk: no generic ``LoopHandle/dispatch(_:as:counted:_:_:)``
 /// here, whose argument tuple and closure layers cost retains and calls;
-/// the handle is borrowed (see below) and called directly.
+/// the handle and the read buffer are borrowed (see below) and the handle
+/// called directly.
 private func streamHandleRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {
     guard let stream, count != 0, let data = stream.pointee.data else { return }
     // Borrowed, not retained: `data` holds the handle retained until its
     // close callback, which libuv runs after every read callback of the
     // handle (and not during one). Only streams are registered with this
-    // callback (``StreamHandle/startReading()``).
-    borrowing(Unmanaged<StreamHandle>.fromOpaque(data), count) { owner, count in owner.didRead(count) }
+    // callback (``StreamHandle/startReading()``). The read buffer: the
+    // loop's slot holds it until the delivery ends (only
+    // ``EventLoop/renewReadBufferIfKept(_:)``, after it, replaces it).
+    let slot = EventLoop.readBufferSlot(of: stream.pointee.loop)
+    Unmanaged<StreamHandle>.fromOpaque(data)._withUnsafeGuaranteedRef { owner in
+        Unmanaged<ReadBuffer>.passUnretained(slot.pointee)._withUnsafeGuaranteedRef { readBuffer in
+            // On the grounds of onLoopThread(_:_:), without its generic
+            // argument (which would cost a reabstraction thunk).
+            let body: @MainActor (StreamHandle, ReadBuffer, Int) -> Void = { $0.didRead($2, in: $1) }
+            unsafeBitCast(body, to: ((StreamHandle, ReadBuffer, Int) -> Void).self)(owner, readBuffer, count)
+        }
+    }
+    EventLoop.renewReadBufferIfKept(slot)
 }
 
 extension StreamHandle {
-    /// A read callback: `count` bytes in the buffer the allocation
-    /// callback just handed out, or the end of input or a read error
-    /// (`count` < 0). Ignored once the handle is closing.
-    final func didRead(_ count: Int) {
+    /// A read callback: `count` bytes in `buffer` (the loop's read buffer,
+    /// borrowed), or the end of input or a read error (`count` < 0).
+    /// Ignored once the handle is closing.
+    final func didRead(_ count: Int, in buffer: ReadBuffer) {
         guard !isClosing else { return }
-        loop.counters.pointee.events &+= 1
+        let counters = loop.counters
+        counters.pointee.events &+= 1
         guard count > 0 else {
-            onEnd?(count == Int(UV_EOF.rawValue) ? nil : LoopError("uv_read", code: Int32(count)))
+            didReachEnd(count)
             return
         }
-        // Made here, owned here: the chunk's one retain of the buffer
-        // (what tells the next allocation whether an observer kept it).
-        let chunk = ByteChunk(buffer: EventLoop.lastReadBuffer(of: loop.uv), count: count)
-        loop.counters.pointee.bytesRead &+= UInt64(count)
+        counters.pointee.bytesRead &+= UInt64(count)
         spendReadBudget(count)
-        if let receiver {
+        // A view of the borrowed buffer, not a retain of it: an observer
+        // that keeps the chunk retains it, which the check below sees.
+        let chunk = ByteChunk(buffer: buffer, count: count)
+        #if DEBUG
+        loop.isDeliveringRead = true
+        #endif
+        if let unretainedReceiver {
             // Not kept as the emitter's last value: a kept chunk holds the
-            // loop's read buffer, and the next read would allocate.
-            receiver.sendWithoutKeeping(chunk)
+            // loop's read buffer. Unretained: see ``receiver``.
+            Emitter.sendWithoutKeeping(chunk, unretained: unretainedReceiver)
         } else {
             onRead?(chunk)
         }
+        #if DEBUG
+        loop.isDeliveringRead = false
+        #endif
+    }
+
+    /// The end of input (`UV_EOF`) or a read error.
+    @inline(never)
+    private final func didReachEnd(_ count: Int) {
+        onEnd?(count == Int(UV_EOF.rawValue) ? nil : LoopError("uv_read", code: Int32(count)))
     }
 }
 

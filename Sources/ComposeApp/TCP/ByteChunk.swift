@@ -41,7 +41,7 @@ public struct ByteChunk: RandomAccessCollection, CustomStringConvertible {
 /// Memory libuv reads into. One is shared by every stream of a loop
 /// (connections, child process pipes, standard input); when a delivered
 /// chunk still holds it after the observers returned, the next read gets a
-/// new one (see ``EventLoop/readBuffer(of:)``). 256 KiB, so that a streaming
+/// new one (see ``EventLoop/renewReadBufferIfKept(_:)``). 256 KiB, so that a streaming
 /// peer's data takes fewer reads (and the echo of it fewer writes) than
 /// with libuv's suggested 64 KiB; being shared, it costs that once per
 /// loop, not per connection.

@@ -57,13 +57,15 @@ extension TCPConnection {
             }
         }
 
-        /// Drops the close notification and the read link (the connection
-        /// is going away).
+        /// Drops the close notification (the connection is going away).
+        /// The read link (``StreamHandle/receiver``) stays until the handle's
+        /// close callback: a delivery that released the connection may be
+        /// sending through it; the connection closes the handle next, so no
+        /// read reaches it meanwhile.
         func disconnect() {
             switch self {
             case .socket(let handle):
                 handle.onClosed = nil
-                handle.receiver = nil
             case .simulated(let socket): socket.onClosed = nil
             }
         }
