@@ -48,7 +48,10 @@ final class EventLoop {
     }()
     /// The most bytes one stream delivers in one turn before it waits for
     /// the next (1 MiB): one flooding stream cannot hold the loop.
-    var readBudgetPerTurn = 1 << 20
+    var readBudgetPerTurn: Int {
+        get { turnState.pointee.readBudgetPerTurn }
+        set { turnState.pointee.readBudgetPerTurn = newValue }
+    }
     /// The most lines one reader delivers in one turn before it waits for
     /// the next (1,024; see ``LineDelivery``): one stream of short lines
     /// cannot hold the loop either.

@@ -155,7 +155,7 @@ class StreamHandle: LoopHandle {
     /// signals and other streams are served in between.
     @inline(__always)
     final func spendReadBudget(_ count: Int) {
-        let turn = loop.turn
+        let turn = turnState.pointee.turn
         var spent = count
         if budgetTurn == turn {
             spent &+= readThisTurn
@@ -166,7 +166,7 @@ class StreamHandle: LoopHandle {
         #if DEBUG
         if spent > loop.largestReadInTurn { loop.largestReadInTurn = spent }
         #endif
-        guard spent >= loop.readBudgetPerTurn, wantsToRead else { return }
+        guard spent >= turnState.pointee.readBudgetPerTurn, wantsToRead else { return }
         holdUntilNextTurn()
     }
 }
@@ -220,9 +220,34 @@ extension StreamHandle {
             if result == UV_EAGAIN.rawValue || result == UV_ENOSYS.rawValue { return 0 }
             throw LoopError("uv_try_write", code: result)
         }
-        loop.counters.pointee.bytesWritten &+= UInt64(result)
+        counters.pointee.bytesWritten &+= UInt64(result)
         return Int(result)
     }
+
+    /// ``tryWrite(_:)`` for the write path's common case, inlined into it:
+    /// `bytes` is not empty, and the result is libuv's (the bytes written,
+    /// or a negative error, `UV_EAGAIN` when the socket takes nothing);
+    /// written bytes are counted.
+    @inline(__always)
+    final func tryWriteAtOnce(_ bytes: UnsafeRawBufferPointer) -> Int32 {
+        assertOnLoopThread()
+        var buffer = uv_buf_t(base: UnsafeMutablePointer(mutating: bytes.baseAddress?.assumingMemoryBound(to: CChar.self)), len: bytes.count)
+        #if DEBUG
+        loop.writeCalls &+= 1
+        #endif
+        let result = uv_try_write(stream, &buffer, 1)
+        if result > 0 { counters.pointee.bytesWritten &+= UInt64(result) }
+        return result
+    }
+
+    /// Whether `result`, from ``tryWriteAtOnce(_:)``, means only that the
+    /// socket took nothing now (what ``tryWrite(_:)`` returns as 0).
+    static func wouldBlock(_ result: Int32) -> Bool {
+        result == UV_EAGAIN.rawValue || result == UV_ENOSYS.rawValue
+    }
+
+    /// A ``tryWriteAtOnce(_:)`` result that means "nothing written".
+    static var nothingWritten: Int32 { UV_EAGAIN.rawValue }
 
     /// Queues a copy of `bytes` (request and copy in one allocation);
     /// ``onWriteCompleted`` reports its end.
@@ -298,7 +323,6 @@ extension StreamHandle {
     /// Ignored once the handle is closing.
     final func didRead(_ count: Int, in buffer: ReadBuffer) {
         guard !isClosing else { return }
-        let counters = loop.counters
         counters.pointee.events &+= 1
         guard count > 0 else {
             didReachEnd(count)

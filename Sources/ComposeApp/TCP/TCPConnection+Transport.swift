@@ -91,6 +91,28 @@ extension TCPConnection {
             }
         }
 
+        /// The loop turn of a socket (``TurnState/turn``), `nil` for a
+        /// simulated one: what the write path's common case needs to
+        /// tell the turn's first write. Methods of the transport, not a
+        /// `case .socket(let handle)` in the caller: a bound payload is
+        /// retained across the calls made with it.
+        var socketTurn: Int? {
+            switch self {
+            case .socket(let handle): handle.turnState.pointee.turn
+            case .simulated: nil
+            }
+        }
+
+        /// ``StreamHandle/tryWriteAtOnce(_:)`` on a socket (for a simulated
+        /// one, which the caller never asks: "nothing written").
+        @inline(__always)
+        func tryWriteAtOnce(_ bytes: UnsafeRawBufferPointer) -> Int32 {
+            switch self {
+            case .socket(let handle): handle.tryWriteAtOnce(bytes)
+            case .simulated: StreamHandle.nothingWritten
+            }
+        }
+
         /// Queues what ``tryWrite(_:)`` did not take.
         func write(copying bytes: UnsafeRawBufferPointer) throws(LoopError) {
             switch self {
