@@ -293,46 +293,52 @@ private func streamHandleAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, 
     buffer.pointee = uv_buf_t(base: memory.baseAddress?.assumingMemoryBound(to: CChar.self), len: memory.count)
 }
 
+/// ``StreamHandle/didRead(_:in:)`` as the read callback calls it.
+private typealias ReadDelivery = (StreamHandle, Int, consuming ReadBuffer) -> ReadBuffer
+
 /// The read callback, on every chunk: no generic ``LoopHandle/dispatch(_:as:counted:_:_:)``
 /// here, whose argument tuple and closure layers cost retains and calls;
-/// the handle and the read buffer are borrowed (see below) and the handle
-/// called directly.
+/// the handle is borrowed (see below) and called directly, and the read
+/// buffer moves into the chunk and back (no reference counting).
 private func streamHandleRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {
     guard let stream, count != 0, let data = stream.pointee.data else { return }
+    let slot = EventLoop.readBufferSlot(of: stream.pointee.loop)
     // Borrowed, not retained: `data` holds the handle retained until its
     // close callback, which libuv runs after every read callback of the
     // handle (and not during one). Only streams are registered with this
-    // callback (``StreamHandle/startReading()``). The read buffer: the
-    // loop's slot holds it until the delivery ends (only
-    // ``EventLoop/renewReadBufferIfKept(_:)``, after it, replaces it).
-    let slot = EventLoop.readBufferSlot(of: stream.pointee.loop)
+    // callback (``StreamHandle/startReading()``).
     Unmanaged<StreamHandle>.fromOpaque(data)._withUnsafeGuaranteedRef { owner in
-        Unmanaged<ReadBuffer>.passUnretained(slot.pointee)._withUnsafeGuaranteedRef { readBuffer in
-            // On the grounds of onLoopThread(_:_:), without its generic
-            // argument (which would cost a reabstraction thunk).
-            let body: @MainActor (StreamHandle, ReadBuffer, Int) -> Void = { $0.didRead($2, in: $1) }
-            unsafeBitCast(body, to: ((StreamHandle, ReadBuffer, Int) -> Void).self)(owner, readBuffer, count)
-        }
+        // The slot's reference moves into the delivered chunk and comes
+        // back when the delivery ends, so the chunk costs no retain and
+        // release. Meanwhile nothing reads the slot: libuv allocates only
+        // for its next read, never during a read callback, and
+        // ``EventLoop/readBuffer(of:)`` is never called during a delivery
+        // (asserted in debug builds).
+        // On the grounds of onLoopThread(_:_:), without its generic
+        // argument (which would cost a reabstraction thunk).
+        let body: @MainActor (StreamHandle, Int, consuming ReadBuffer) -> ReadBuffer = { $0.didRead($1, in: $2) }
+        slot.initialize(to: unsafeBitCast(body, to: ReadDelivery.self)(owner, count, slot.move()))
     }
     EventLoop.renewReadBufferIfKept(slot)
 }
 
 extension StreamHandle {
     /// A read callback: `count` bytes in `buffer` (the loop's read buffer,
-    /// borrowed), or the end of input or a read error (`count` < 0).
-    /// Ignored once the handle is closing.
-    final func didRead(_ count: Int, in buffer: ReadBuffer) {
-        guard !isClosing else { return }
+    /// moved out of its slot, and returned to go back there), or the end
+    /// of input or a read error (`count` < 0). Ignored once the handle is
+    /// closing.
+    final func didRead(_ count: Int, in buffer: consuming ReadBuffer) -> ReadBuffer {
+        guard !isClosing else { return buffer }
         counters.pointee.events &+= 1
         guard count > 0 else {
             didReachEnd(count)
-            return
+            return buffer
         }
         counters.pointee.bytesRead &+= UInt64(count)
         spendReadBudget(count)
-        // A view of the borrowed buffer, not a retain of it: an observer
-        // that keeps the chunk retains it, which the check below sees.
-        let chunk = ByteChunk(buffer: buffer, count: count)
+        // An observer that keeps the chunk retains the buffer, which
+        // ``EventLoop/renewReadBufferIfKept(_:)`` sees after the delivery.
+        let chunk = ByteChunk(buffer: consume buffer, count: count)
         #if DEBUG
         loop.isDeliveringRead = true
         #endif
@@ -346,6 +352,7 @@ extension StreamHandle {
         #if DEBUG
         loop.isDeliveringRead = false
         #endif
+        return chunk.buffer
     }
 
     /// The end of input (`UV_EOF`) or a read error.
