@@ -197,7 +197,9 @@ final class EventLoop {
     /// check) pays no retain or release.
     @inline(__always)
     nonisolated static func unretained(_ uv: UnsafeMutablePointer<uv_loop_t>) -> Unmanaged<EventLoop> {
-        Unmanaged<EventLoop>.fromOpaque(uv.pointee.data)
+        // Unchecked: set in init, before any handle exists, and never
+        // cleared.
+        Unmanaged<EventLoop>.fromOpaque(uv.pointee.data.unsafelyUnwrapped)
     }
 
     /// Whether the caller runs on the thread the loop is pinned to (always

@@ -287,10 +287,12 @@ extension StreamHandle {
 /// as it is: no chunk holds it between deliveries (see
 /// ``EventLoop/renewReadBufferIfKept(_:)``).
 private func streamHandleAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int, _ buffer: UnsafeMutablePointer<uv_buf_t>?) {
-    guard let handle, let buffer else { return }
-    let memory = EventLoop.readBufferSlot(of: handle.pointee.loop).pointee.memory
+    // Unchecked: libuv passes its handle, with its loop, and the buffer
+    // to fill, never null.
+    let slot = EventLoop.readBufferSlot(of: handle.unsafelyUnwrapped.pointee.loop.unsafelyUnwrapped)
+    let readBuffer = slot.pointee
     // The fields set directly: `uv_buf_init` is a call into libuv.
-    buffer.pointee = uv_buf_t(base: memory.baseAddress?.assumingMemoryBound(to: CChar.self), len: memory.count)
+    buffer.unsafelyUnwrapped.pointee = uv_buf_t(base: readBuffer.base.assumingMemoryBound(to: CChar.self), len: readBuffer.size)
 }
 
 /// ``StreamHandle/didRead(_:in:)`` as the read callback calls it.
@@ -301,8 +303,10 @@ private typealias ReadDelivery = (StreamHandle, Int, consuming ReadBuffer) -> Re
 /// the handle is borrowed (see below) and called directly, and the read
 /// buffer moves into the chunk and back (no reference counting).
 private func streamHandleRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {
-    guard let stream, count != 0, let data = stream.pointee.data else { return }
-    let slot = EventLoop.readBufferSlot(of: stream.pointee.loop)
+    // Unchecked: libuv passes its stream, with its loop, never null.
+    let stream = stream.unsafelyUnwrapped
+    guard count != 0, let data = stream.pointee.data else { return }
+    let slot = EventLoop.readBufferSlot(of: stream.pointee.loop.unsafelyUnwrapped)
     // Borrowed, not retained: `data` holds the handle retained until its
     // close callback, which libuv runs after every read callback of the
     // handle (and not during one). Only streams are registered with this

@@ -328,7 +328,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     public func write(_ chunk: ByteChunk) -> WriteResult {
         // Not `chunk.withUnsafeBytes { write($0) }`: a main-actor closure
         // handed to a nonisolated function checks the executor on each call.
-        write(chunk.bytes)
+        // The write path inlined (an echo's hot path: no second call).
+        writeInline(chunk.bytes)
     }
 
     /// Writes the UTF-8 bytes of `text`.
@@ -352,6 +353,13 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// system call rather than one each.
     @discardableResult
     public func write(_ buffer: UnsafeRawBufferPointer) -> WriteResult {
+        writeInline(buffer)
+    }
+
+    /// ``write(_:)-(UnsafeRawBufferPointer)``, inlined into it and into
+    /// ``write(_:)-(ByteChunk)``.
+    @inline(__always)
+    private func writeInline(_ buffer: UnsafeRawBufferPointer) -> WriteResult {
         // The common case, straight and inlined: a socket that is writable,
         // with nothing waiting (nothing in flight, and nothing batched,
         // which only a write that waits for the turn's end leaves), and the
