@@ -22,7 +22,7 @@ extension Emitter {
     /// outlives the send.
     @inlinable
     package static func sendWithoutKeeping(_ value: Value, unretained storage: Unmanaged<AnyObject>) {
-        dispatch(value, borrowing: storage) { $0.dispatch($1) }
+        dispatch(value, borrowing: storage) { $0.dispatchInlined($1) }
     }
 
     /// Calls `body` with the storage borrowed. Nonisolated, with `body`'s
