@@ -77,9 +77,12 @@ final class EventLoop {
     /// callbacks through ``readBufferSlot(of:)``. Between deliveries no
     /// chunk holds it: a delivery whose observers kept a chunk replaces it
     /// (``renewReadBufferIfKept(_:)``), so the allocation callback hands it
-    /// out without a check. Behind a pointer that is never reassigned, as
-    /// ``counters``: reading it pays no exclusivity check. Freed in the
-    /// deinit.
+    /// out without a check. During a delivery the slot is empty: its
+    /// reference moved into the chunk (see `streamHandleRead`), and nothing
+    /// reads the slot until it is back (libuv allocates only for its next
+    /// read; ``readBuffer(of:)`` asserts it). Behind a pointer that is
+    /// never reassigned, as ``counters``: reading it pays no exclusivity
+    /// check. Freed in the deinit.
     // nonisolated(unsafe): a `let` never reassigned, read from libuv's
     // allocation and read callbacks (``readBufferSlot(of:)``) without entering
     // the main actor; the pointee is touched only on the loop's thread,
@@ -159,8 +162,9 @@ final class EventLoop {
     }
 
     /// The read buffer of the loop `uv` (see ``ReadBuffer``), for a read
-    /// made outside libuv (``StreamHandle/readAvailable(_:)``): no chunk
-    /// holds it between deliveries, and such a read never runs during one.
+    /// made outside libuv (``StreamHandle/readAvailable(_:)``, from a timer
+    /// or exit callback): no chunk holds it between deliveries, and such a
+    /// read never runs during one (the slot is empty then).
     static func readBuffer(of uv: UnsafeMutablePointer<uv_loop_t>) -> ReadBuffer {
         #if DEBUG
         assert(!owner(of: uv).isDeliveringRead, "the read buffer taken while a chunk of it is delivered")
