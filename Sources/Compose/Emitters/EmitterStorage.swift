@@ -294,6 +294,28 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         }
     }
 
+    /// ``dispatch(_:)`` with the observer loop inlined into the outermost
+    /// dispatch, for the send a socket's read callback makes on every
+    /// chunk (``Emitter/sendWithoutKeeping(_:unretained:)``): the
+    /// optimiser leaves the loop out of line there, at the cost of a call
+    /// with its prologue and epilogue per chunk. A nested send takes
+    /// ``dispatch(_:)``.
+    @inlinable
+    func dispatchInlined(_ value: Value) {
+        let end = state.pointee.count
+        guard end > 0 else { return }
+        guard state.pointee.depth == 0 else {
+            dispatch(value)
+            return
+        }
+        let savedCell = ObservationContext.enterDispatch(scopeCell: scopeCell)
+        state.pointee.depth = 1
+        callObserversInlined(&state.pointee.bodies, upTo: end, with: value)
+        state.pointee.depth = 0
+        ObservationContext.leaveDispatch(restoring: savedCell)
+        if ObservationContext.hasDeferredWork { finishDispatch() }
+    }
+
     /// The end of an outermost dispatch of this emitter while some dispatch
     /// left work: this emitter settles its own, and stores written meanwhile
     /// send if no other dispatch runs any more.
@@ -309,6 +331,14 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     /// observer a fifth of its instructions (callgrind).
     @inlinable
     func callObservers(_ bodies: inout ContiguousArray<ObserverBody<Value>>, upTo end: Int, with value: Value) {
+        callObserversInlined(&bodies, upTo: end, with: value)
+    }
+
+    /// The loop of ``callObservers(_:upTo:with:)``, always inlined: there,
+    /// where the optimiser decides (a store's send is cheaper with its
+    /// choice), and in ``dispatchInlined(_:)``, where it is not left to it.
+    @inlinable @inline(__always)
+    func callObserversInlined(_ bodies: inout ContiguousArray<ObserverBody<Value>>, upTo end: Int, with value: Value) {
         var i = 0
         while i < end {
             // Reloaded each time: an observer added meanwhile may move the slots.

@@ -16,23 +16,30 @@ extension EventLoop {
     /// Calls `work.endOfTurn()` at the end of the current loop turn: after
     /// the I/O callbacks of this turn, or, for work batched in a timer or
     /// before the loop waits, before it waits. Register once per turn.
+    ///
+    /// The after-poll handle runs only while work is registered: started
+    /// here when the list goes from empty to not, stopped when a turn's end
+    /// drains it (``finishTurn()``). A turn with nothing batched (an echo's
+    /// single write goes out at once) pays for no check handle in libuv.
     func atEndOfTurn(_ work: any EndOfTurnWork) {
         guard turnState.pointee.watchesTurns else {
             work.endOfTurn()
             return
         }
+        if turnState.pointee.endOfTurnWork.isEmpty { turnHandles?.after.start() }
         turnState.pointee.endOfTurnWork.append(work)
     }
 
     /// Makes the handles that end each turn (when the loop is made). Each
     /// calls the loop directly (``turnWillWait()``, ``finishTurn()``): no
-    /// closure, no reference counting, on every turn.
+    /// closure, no reference counting, on every turn. The before-poll
+    /// handle runs on every turn (it counts them); the after-poll one only
+    /// while end-of-turn work waits (see ``atEndOfTurn(_:)``).
     func startTurnHandles() {
         do {
             let before = try TurnHandle(loop: self, phase: .beforePoll)
             let after = try TurnHandle(loop: self, phase: .afterPoll)
             before.start()
-            after.start()
             turnHandles = (before, after)
             turnState.pointee.watchesTurns = true
             // Started only while a reader holds a backlog of lines.
@@ -57,7 +64,8 @@ extension EventLoop {
     }
 
     /// Runs the end-of-turn work registered so far (and what it registers
-    /// meanwhile).
+    /// meanwhile), then stops the after-poll handle: nothing is left for
+    /// it until the next ``atEndOfTurn(_:)``.
     func finishTurn() {
         let state = turnState
         while !state.pointee.endOfTurnWork.isEmpty {
@@ -70,6 +78,7 @@ extension EventLoop {
             work.removeAll(keepingCapacity: true)
             state.pointee.spareWork = work
         }
+        turnHandles?.after.stop()
     }
 
     /// Reads again from the readers a budget paused (their data is already

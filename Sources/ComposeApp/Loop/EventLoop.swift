@@ -48,7 +48,10 @@ final class EventLoop {
     }()
     /// The most bytes one stream delivers in one turn before it waits for
     /// the next (1 MiB): one flooding stream cannot hold the loop.
-    var readBudgetPerTurn = 1 << 20
+    var readBudgetPerTurn: Int {
+        get { turnState.pointee.readBudgetPerTurn }
+        set { turnState.pointee.readBudgetPerTurn = newValue }
+    }
     /// The most lines one reader delivers in one turn before it waits for
     /// the next (1,024; see ``LineDelivery``): one stream of short lines
     /// cannot hold the loop either.
@@ -71,11 +74,17 @@ final class EventLoop {
 
     /// The buffer every stream of the loop (sockets, pipes, terminal) reads
     /// into (see ``ReadBuffer``); reached from libuv's allocation and read
-    /// callbacks through ``readMemory(of:)`` and ``lastReadBuffer(of:)``.
-    /// Behind a pointer that is never reassigned, as ``counters``: the
-    /// check on every read pays no exclusivity check. Freed in the deinit.
+    /// callbacks through ``readBufferSlot(of:)``. Between deliveries no
+    /// chunk holds it: a delivery whose observers kept a chunk replaces it
+    /// (``renewReadBufferIfKept(_:)``), so the allocation callback hands it
+    /// out without a check. During a delivery the slot is empty: its
+    /// reference moved into the chunk (see `streamHandleRead`), and nothing
+    /// reads the slot until it is back (libuv allocates only for its next
+    /// read; ``readBuffer(of:)`` asserts it). Behind a pointer that is
+    /// never reassigned, as ``counters``: reading it pays no exclusivity
+    /// check. Freed in the deinit.
     // nonisolated(unsafe): a `let` never reassigned, read from libuv's
-    // allocation and read callbacks (``readMemory(of:)``) without entering
+    // allocation and read callbacks (``readBufferSlot(of:)``) without entering
     // the main actor; the pointee is touched only on the loop's thread,
     // inside `uv_run`, which main-actor code runs (see ``onLoopThread(_:_:)``).
     private nonisolated(unsafe) let readBufferSlot: UnsafeMutablePointer<ReadBuffer> = {
@@ -83,6 +92,12 @@ final class EventLoop {
         slot.initialize(to: ReadBuffer())
         return slot
     }()
+    #if DEBUG
+    /// Whether a read callback is delivering a chunk of the read buffer
+    /// (debug builds: ``readBuffer(of:)`` asserts that none is, since it
+    /// would hand out memory a chunk still views).
+    var isDeliveringRead = false
+    #endif
     /// The thread the loop is pinned to (see ``pinToCurrentThread()``):
     /// the only one that may run it or touch its handles. Behind a lock:
     /// the check reads it from whatever thread asks.
@@ -146,30 +161,31 @@ final class EventLoop {
         return monitor
     }
 
-    /// The read buffer of the loop `uv` (see ``ReadBuffer``): the current
-    /// one, unless a chunk of it is still alive, in which case a new one.
+    /// The read buffer of the loop `uv` (see ``ReadBuffer``), for a read
+    /// made outside libuv (``StreamHandle/readAvailable(_:)``, from a timer
+    /// or exit callback): no chunk holds it between deliveries, and such a
+    /// read never runs during one (the slot is empty then).
     static func readBuffer(of uv: UnsafeMutablePointer<uv_loop_t>) -> ReadBuffer {
-        _ = readMemory(of: uv)
-        return lastReadBuffer(of: uv)
+        #if DEBUG
+        assert(!owner(of: uv).isDeliveringRead, "the read buffer taken while a chunk of it is delivered")
+        #endif
+        return readBufferSlot(of: uv).pointee
     }
 
-    /// The memory of ``readBuffer(of:)``, for libuv's allocation callback
-    /// (the buffer itself is not handed out). Nonisolated: the callback
-    /// calls it without entering the main actor, and reads the slot
-    /// without retaining the loop.
-    nonisolated static func readMemory(of uv: UnsafeMutablePointer<uv_loop_t>) -> UnsafeMutableRawBufferPointer {
-        let slot = unretained(uv)._withUnsafeGuaranteedRef { $0.readBufferSlot }
-        if !isKnownUniquelyReferenced(&slot.pointee) {
-            slot.pointee = ReadBuffer()
-        }
-        return slot.pointee.memory
+    /// Where the loop `uv` keeps its read buffer, for libuv's allocation
+    /// and read callbacks: read without retaining the loop (the loop
+    /// outlives its handles, whose callbacks run inside its `uv_run`).
+    @inline(__always)
+    nonisolated static func readBufferSlot(of uv: UnsafeMutablePointer<uv_loop_t>) -> UnsafeMutablePointer<ReadBuffer> {
+        unretained(uv)._withUnsafeGuaranteedRef { $0.readBufferSlot }
     }
 
-    /// The buffer ``readMemory(of:)`` handed out last: what a read
-    /// callback's bytes are in (libuv calls the allocation callback, reads,
-    /// then the read callback, with nothing in between).
-    nonisolated static func lastReadBuffer(of uv: UnsafeMutablePointer<uv_loop_t>) -> ReadBuffer {
-        unretained(uv)._withUnsafeGuaranteedRef { $0.readBufferSlot }.pointee
+    /// After a delivery: if an observer kept a chunk (the buffer is no
+    /// longer referenced by the slot alone), the next read goes into a new
+    /// buffer, and the kept chunk's bytes never change.
+    @inline(__always)
+    nonisolated static func renewReadBufferIfKept(_ slot: UnsafeMutablePointer<ReadBuffer>) {
+        if !isKnownUniquelyReferenced(&slot.pointee) { slot.pointee = ReadBuffer() }
     }
 
     /// The turn state of the loop `uv` (see ``turnState``), for the turn
@@ -185,7 +201,9 @@ final class EventLoop {
     /// check) pays no retain or release.
     @inline(__always)
     nonisolated static func unretained(_ uv: UnsafeMutablePointer<uv_loop_t>) -> Unmanaged<EventLoop> {
-        Unmanaged<EventLoop>.fromOpaque(uv.pointee.data)
+        // Unchecked: set in init, before any handle exists, and never
+        // cleared.
+        Unmanaged<EventLoop>.fromOpaque(uv.pointee.data.unsafelyUnwrapped)
     }
 
     /// Whether the caller runs on the thread the loop is pinned to (always

@@ -26,12 +26,20 @@ class LoopHandle {
 
     /// The loop the handle belongs to; kept alive while the handle is.
     let loop: EventLoop
+    /// The loop's ``EventLoop/counters`` and ``EventLoop/turnState``,
+    /// copied here (both pointers are never reassigned): the read and
+    /// write paths reach them in one load instead of two, without touching
+    /// the loop object.
+    let counters: UnsafeMutablePointer<LoopCounters>
+    let turnState: UnsafeMutablePointer<TurnState>
 
     /// Allocates the handle and runs `initialize` on it (e.g. `uv_timer_init`
     /// on `loop`).
     init(loop: EventLoop, size: Int, operation: String, _ initialize: (UnsafeMutableRawPointer) -> Int32) throws(LoopError) {
         assert(loop.isOnLoopThread, "a libuv handle made on a thread other than its loop's")
         self.loop = loop
+        counters = loop.counters
+        turnState = loop.turnState
         raw = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         let result = initialize(raw)
         guard result == 0 else {
@@ -57,6 +65,10 @@ class LoopHandle {
 
     /// Subclasses drop their user closures here.
     func releaseCallbacks() {}
+
+    /// Subclasses drop here, in the close callback, what a callback
+    /// running when ``close()`` was called may still use.
+    func releaseAfterClose() {}
 
     /// Stops the handle and closes it. Safe to call more than once and from
     /// inside the handle's own callback.
@@ -120,6 +132,7 @@ class LoopHandle {
     }
 
     fileprivate func didClose() {
+        releaseAfterClose()
         let closed = onClosed
         onClosed = nil
         closed?()

@@ -16,7 +16,8 @@ import Compose
 /// **Reading.** Every stream of a loop reads into the loop's read buffer
 /// (``EventLoop/readBuffer(of:)``): libuv reads one stream at a time on the
 /// loop thread and each chunk is delivered before the next read, and a new
-/// buffer is made only when a delivered ``ByteChunk`` was kept.
+/// buffer is made only when a delivered ``ByteChunk`` was kept (checked
+/// right after the delivery).
 ///
 /// **Requests.** `uv_write_t` and `uv_shutdown_t` are allocated per call and
 /// freed in their completion callback, which libuv always calls, with
@@ -34,12 +35,18 @@ class StreamHandle: LoopHandle {
     /// The emitter a connection's chunks go to, sent to directly instead
     /// of through ``onRead`` (no closure context, no closure call on each
     /// read). Held strongly, so that it outlives a delivery whose observer
-    /// releases the connection; it holds nothing of the handle. Dropped
-    /// when the handle closes (``releaseCallbacks()``) and when the
-    /// connection goes away (``TCPConnection/Transport/disconnect()``).
+    /// releases the connection; it holds nothing of the handle. Set once,
+    /// before reading starts (``TCPConnection/Transport/connect(to:)``),
+    /// and dropped only in the close callback (``releaseAfterClose()``),
+    /// which libuv never runs during a read callback: so a delivery may
+    /// send through ``unretainedReceiver`` without holding it.
+    final var receiver: Emitter<ByteChunk>? {
+        didSet { unretainedReceiver = receiver?.unretained }
+    }
+    /// ``receiver``'s storage, unretained, for the read callback.
     // @exclusivity(unchecked): read on every chunk; set only in plain
     // statements on the main actor, and no access spans a call.
-    @exclusivity(unchecked) final var receiver: Emitter<ByteChunk>?
+    @exclusivity(unchecked) private final var unretainedReceiver: Unmanaged<AnyObject>?
     /// End of input (`nil`) or a read error.
     final var onEnd: (@MainActor (LoopError?) -> Void)?
     /// A queued write finished (its byte count, and an error if it failed).
@@ -103,10 +110,16 @@ class StreamHandle: LoopHandle {
         // Closing: the connection no longer counts as open.
         countsAsConnection = false
         onRead = nil
-        receiver = nil
+        // Not `receiver`: a delivery running now may be sending through it
+        // (an observer closed the connection); it goes in the close
+        // callback (releaseAfterClose).
         onEnd = nil
         onWriteCompleted = nil
         onShutdown = nil
+    }
+
+    override func releaseAfterClose() {
+        receiver = nil
     }
 
     // MARK: Reading
@@ -140,16 +153,20 @@ class StreamHandle: LoopHandle {
     /// (``EventLoop/readBudgetPerTurn``); past it, stops reading until the
     /// next turn, so one flooding stream cannot hold the loop: timers,
     /// signals and other streams are served in between.
+    @inline(__always)
     final func spendReadBudget(_ count: Int) {
-        if budgetTurn != loop.turn {
-            budgetTurn = loop.turn
-            readThisTurn = 0
+        let turn = turnState.pointee.turn
+        var spent = count
+        if budgetTurn == turn {
+            spent &+= readThisTurn
+        } else {
+            budgetTurn = turn
         }
-        readThisTurn &+= count
+        readThisTurn = spent
         #if DEBUG
-        if readThisTurn > loop.largestReadInTurn { loop.largestReadInTurn = readThisTurn }
+        if spent > loop.largestReadInTurn { loop.largestReadInTurn = spent }
         #endif
-        guard readThisTurn >= loop.readBudgetPerTurn, wantsToRead else { return }
+        guard spent >= turnState.pointee.readBudgetPerTurn, wantsToRead else { return }
         holdUntilNextTurn()
     }
 }
@@ -203,9 +220,34 @@ extension StreamHandle {
             if result == UV_EAGAIN.rawValue || result == UV_ENOSYS.rawValue { return 0 }
             throw LoopError("uv_try_write", code: result)
         }
-        loop.counters.pointee.bytesWritten &+= UInt64(result)
+        counters.pointee.bytesWritten &+= UInt64(result)
         return Int(result)
     }
+
+    /// ``tryWrite(_:)`` for the write path's common case, inlined into it:
+    /// `bytes` is not empty, and the result is libuv's (the bytes written,
+    /// or a negative error, `UV_EAGAIN` when the socket takes nothing);
+    /// written bytes are counted.
+    @inline(__always)
+    final func tryWriteAtOnce(_ bytes: UnsafeRawBufferPointer) -> Int32 {
+        assertOnLoopThread()
+        var buffer = uv_buf_t(base: UnsafeMutablePointer(mutating: bytes.baseAddress?.assumingMemoryBound(to: CChar.self)), len: bytes.count)
+        #if DEBUG
+        loop.writeCalls &+= 1
+        #endif
+        let result = uv_try_write(stream, &buffer, 1)
+        if result > 0 { counters.pointee.bytesWritten &+= UInt64(result) }
+        return result
+    }
+
+    /// Whether `result`, from ``tryWriteAtOnce(_:)``, means only that the
+    /// socket took nothing now (what ``tryWrite(_:)`` returns as 0).
+    static func wouldBlock(_ result: Int32) -> Bool {
+        result == UV_EAGAIN.rawValue || result == UV_ENOSYS.rawValue
+    }
+
+    /// A ``tryWriteAtOnce(_:)`` result that means "nothing written".
+    static var nothingWritten: Int32 { UV_EAGAIN.rawValue }
 
     /// Queues a copy of `bytes` (request and copy in one allocation);
     /// ``onWriteCompleted`` reports its end.
@@ -241,49 +283,86 @@ extension StreamHandle {
     }
 }
 
-/// Hands libuv the loop's read buffer (see ``EventLoop/readBuffer(of:)``).
+/// Hands libuv the loop's read buffer (see ``EventLoop/readBuffer(of:)``),
+/// as it is: no chunk holds it between deliveries (see
+/// ``EventLoop/renewReadBufferIfKept(_:)``).
 private func streamHandleAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int, _ buffer: UnsafeMutablePointer<uv_buf_t>?) {
-    guard let handle else { return }
-    let memory = EventLoop.readMemory(of: handle.pointee.loop)
+    // Unchecked: libuv passes its handle, with its loop, and the buffer
+    // to fill, never null.
+    let slot = EventLoop.readBufferSlot(of: handle.unsafelyUnwrapped.pointee.loop.unsafelyUnwrapped)
+    let readBuffer = slot.pointee
     // The fields set directly: `uv_buf_init` is a call into libuv.
-    buffer?.pointee = uv_buf_t(base: memory.baseAddress?.assumingMemoryBound(to: CChar.self), len: memory.count)
+    buffer.unsafelyUnwrapped.pointee = uv_buf_t(base: readBuffer.base.assumingMemoryBound(to: CChar.self), len: readBuffer.size)
 }
+
+/// ``StreamHandle/didRead(_:in:)`` as the read callback calls it.
+private typealias ReadDelivery = (StreamHandle, Int, consuming ReadBuffer) -> ReadBuffer
 
 /// The read callback, on every chunk: no generic ``LoopHandle/dispatch(_:as:counted:_:_:)``
 /// here, whose argument tuple and closure layers cost retains and calls;
-/// the handle is borrowed (see below) and called directly.
+/// the handle is borrowed (see below) and called directly, and the read
+/// buffer moves into the chunk and back (no reference counting).
 private func streamHandleRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {
-    guard let stream, count != 0, let data = stream.pointee.data else { return }
+    // Unchecked: libuv passes its stream, with its loop, never null.
+    let stream = stream.unsafelyUnwrapped
+    guard count != 0, let data = stream.pointee.data else { return }
+    let slot = EventLoop.readBufferSlot(of: stream.pointee.loop.unsafelyUnwrapped)
     // Borrowed, not retained: `data` holds the handle retained until its
     // close callback, which libuv runs after every read callback of the
     // handle (and not during one). Only streams are registered with this
     // callback (``StreamHandle/startReading()``).
-    borrowing(Unmanaged<StreamHandle>.fromOpaque(data), count) { owner, count in owner.didRead(count) }
+    Unmanaged<StreamHandle>.fromOpaque(data)._withUnsafeGuaranteedRef { owner in
+        // The slot's reference moves into the delivered chunk and comes
+        // back when the delivery ends, so the chunk costs no retain and
+        // release. Meanwhile nothing reads the slot: libuv allocates only
+        // for its next read, never during a read callback, and
+        // ``EventLoop/readBuffer(of:)`` is never called during a delivery
+        // (asserted in debug builds).
+        // On the grounds of onLoopThread(_:_:), without its generic
+        // argument (which would cost a reabstraction thunk).
+        let body: @MainActor (StreamHandle, Int, consuming ReadBuffer) -> ReadBuffer = { $0.didRead($1, in: $2) }
+        slot.initialize(to: unsafeBitCast(body, to: ReadDelivery.self)(owner, count, slot.move()))
+    }
+    EventLoop.renewReadBufferIfKept(slot)
 }
 
 extension StreamHandle {
-    /// A read callback: `count` bytes in the buffer the allocation
-    /// callback just handed out, or the end of input or a read error
-    /// (`count` < 0). Ignored once the handle is closing.
-    final func didRead(_ count: Int) {
-        guard !isClosing else { return }
-        loop.counters.pointee.events &+= 1
+    /// A read callback: `count` bytes in `buffer` (the loop's read buffer,
+    /// moved out of its slot, and returned to go back there), or the end
+    /// of input or a read error (`count` < 0). Ignored once the handle is
+    /// closing.
+    final func didRead(_ count: Int, in buffer: consuming ReadBuffer) -> ReadBuffer {
+        guard !isClosing else { return buffer }
+        counters.pointee.events &+= 1
         guard count > 0 else {
-            onEnd?(count == Int(UV_EOF.rawValue) ? nil : LoopError("uv_read", code: Int32(count)))
-            return
+            didReachEnd(count)
+            return buffer
         }
-        // Made here, owned here: the chunk's one retain of the buffer
-        // (what tells the next allocation whether an observer kept it).
-        let chunk = ByteChunk(buffer: EventLoop.lastReadBuffer(of: loop.uv), count: count)
-        loop.counters.pointee.bytesRead &+= UInt64(count)
+        counters.pointee.bytesRead &+= UInt64(count)
         spendReadBudget(count)
-        if let receiver {
+        // An observer that keeps the chunk retains the buffer, which
+        // ``EventLoop/renewReadBufferIfKept(_:)`` sees after the delivery.
+        let chunk = ByteChunk(buffer: consume buffer, count: count)
+        #if DEBUG
+        loop.isDeliveringRead = true
+        #endif
+        if let unretainedReceiver {
             // Not kept as the emitter's last value: a kept chunk holds the
-            // loop's read buffer, and the next read would allocate.
-            receiver.sendWithoutKeeping(chunk)
+            // loop's read buffer. Unretained: see ``receiver``.
+            Emitter.sendWithoutKeeping(chunk, unretained: unretainedReceiver)
         } else {
             onRead?(chunk)
         }
+        #if DEBUG
+        loop.isDeliveringRead = false
+        #endif
+        return chunk.buffer
+    }
+
+    /// The end of input (`UV_EOF`) or a read error.
+    @inline(never)
+    private final func didReachEnd(_ count: Int) {
+        onEnd?(count == Int(UV_EOF.rawValue) ? nil : LoopError("uv_read", code: Int32(count)))
     }
 }
 

@@ -84,7 +84,9 @@ private func turnHandlePrepared(_ handle: UnsafeMutablePointer<uv_prepare_t>?) {
 }
 
 /// Enters the loop only when the turn batched work (see
-/// ``turnHandlePrepared(_:)``).
+/// ``turnHandlePrepared(_:)``); the handle runs only while some is
+/// registered (``EventLoop/atEndOfTurn(_:)`` starts it, ``EventLoop/finishTurn()``
+/// stops it), so the check is a safeguard.
 private func turnHandleChecked(_ handle: UnsafeMutablePointer<uv_check_t>?) {
     guard let uv = handle?.pointee.loop, !EventLoop.turnState(of: uv).pointee.endOfTurnWork.isEmpty else { return }
     onLoopThread(uv) { uv in EventLoop.owner(of: uv).finishTurn() }

@@ -10,6 +10,9 @@
 struct TurnState {
     /// The loop turn: counted up each time the loop is about to wait.
     var turn = 0
+    /// ``EventLoop/readBudgetPerTurn``, kept here beside the turn that
+    /// every read compares it with.
+    var readBudgetPerTurn = 1 << 20
     /// What finishes at the end of the current turn.
     var endOfTurnWork: [any EndOfTurnWork] = []
     /// An empty array with capacity, swapped with ``endOfTurnWork`` when

@@ -20,7 +20,7 @@ public struct ByteChunk: RandomAccessCollection, CustomStringConvertible {
 
     public subscript(position: Int) -> UInt8 {
         precondition(position >= 0 && position < count, "ByteChunk index \(position) out of range 0..<\(count)")
-        return buffer.memory.load(fromByteOffset: position, as: UInt8.self)
+        return buffer.base.load(fromByteOffset: position, as: UInt8.self)
     }
 
     /// Calls `body` with the chunk's bytes (valid during the call only).
@@ -30,7 +30,7 @@ public struct ByteChunk: RandomAccessCollection, CustomStringConvertible {
 
     /// The bytes, valid while this chunk (or a copy of it) exists.
     var bytes: UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: buffer.memory.baseAddress, count: count)
+        UnsafeRawBufferPointer(start: buffer.base, count: count)
     }
 
     public var description: String {
@@ -41,18 +41,27 @@ public struct ByteChunk: RandomAccessCollection, CustomStringConvertible {
 /// Memory libuv reads into. One is shared by every stream of a loop
 /// (connections, child process pipes, standard input); when a delivered
 /// chunk still holds it after the observers returned, the next read gets a
-/// new one (see ``EventLoop/readBuffer(of:)``). 256 KiB, so that a streaming
+/// new one (see ``EventLoop/renewReadBufferIfKept(_:)``). 256 KiB, so that a streaming
 /// peer's data takes fewer reads (and the echo of it fewer writes) than
 /// with libuv's suggested 64 KiB; being shared, it costs that once per
 /// loop, not per connection.
 final class ReadBuffer {
-    let memory: UnsafeMutableRawBufferPointer
+    /// The memory's start and size, stored apart (rather than as a buffer
+    /// pointer, whose size is computed and whose start is optional) for
+    /// libuv's allocation callback, which hands them out on every read.
+    let base: UnsafeMutableRawPointer
+    let size: Int
 
     init(size: Int = 256 * 1024) {
-        memory = .allocate(byteCount: size, alignment: 16)
+        base = .allocate(byteCount: size, alignment: 16)
+        self.size = size
+    }
+
+    var memory: UnsafeMutableRawBufferPointer {
+        UnsafeMutableRawBufferPointer(start: base, count: size)
     }
 
     deinit {
-        memory.deallocate()
+        base.deallocate()
     }
 }

@@ -57,13 +57,15 @@ extension TCPConnection {
             }
         }
 
-        /// Drops the close notification and the read link (the connection
-        /// is going away).
+        /// Drops the close notification (the connection is going away).
+        /// The read link (``StreamHandle/receiver``) stays until the handle's
+        /// close callback: a delivery that released the connection may be
+        /// sending through it; the connection closes the handle next, so no
+        /// read reaches it meanwhile.
         func disconnect() {
             switch self {
             case .socket(let handle):
                 handle.onClosed = nil
-                handle.receiver = nil
             case .simulated(let socket): socket.onClosed = nil
             }
         }
@@ -86,6 +88,28 @@ extension TCPConnection {
             switch self {
             case .socket(let handle): try handle.tryWrite(bytes)
             case .simulated(let socket): try socket.tryWrite(bytes)
+            }
+        }
+
+        /// The loop turn of a socket (``TurnState/turn``), `nil` for a
+        /// simulated one: what the write path's common case needs to
+        /// tell the turn's first write. Methods of the transport, not a
+        /// `case .socket(let handle)` in the caller: a bound payload is
+        /// retained across the calls made with it.
+        var socketTurn: Int? {
+            switch self {
+            case .socket(let handle): handle.turnState.pointee.turn
+            case .simulated: nil
+            }
+        }
+
+        /// ``StreamHandle/tryWriteAtOnce(_:)`` on a socket (for a simulated
+        /// one, which the caller never asks: "nothing written").
+        @inline(__always)
+        func tryWriteAtOnce(_ bytes: UnsafeRawBufferPointer) -> Int32 {
+            switch self {
+            case .socket(let handle): handle.tryWriteAtOnce(bytes)
+            case .simulated: StreamHandle.nothingWritten
             }
         }
 

@@ -328,7 +328,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     public func write(_ chunk: ByteChunk) -> WriteResult {
         // Not `chunk.withUnsafeBytes { write($0) }`: a main-actor closure
         // handed to a nonisolated function checks the executor on each call.
-        write(chunk.bytes)
+        // The write path inlined (an echo's hot path: no second call).
+        writeInline(chunk.bytes)
     }
 
     /// Writes the UTF-8 bytes of `text`.
@@ -352,6 +353,54 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// system call rather than one each.
     @discardableResult
     public func write(_ buffer: UnsafeRawBufferPointer) -> WriteResult {
+        writeInline(buffer)
+    }
+
+    /// ``write(_:)-(UnsafeRawBufferPointer)``, inlined into it and into
+    /// ``write(_:)-(ByteChunk)``.
+    @inline(__always)
+    private func writeInline(_ buffer: UnsafeRawBufferPointer) -> WriteResult {
+        // The common case, straight and inlined: a socket that is writable,
+        // with nothing waiting (nothing in flight, and nothing batched,
+        // which only a write that waits for the turn's end leaves), and the
+        // turn's first write. Anything else takes the general path below,
+        // which decides the same way.
+        if open, !closeAfterFlush, !writeIsShut, !awaitsEndOfTurn, inFlight == 0, buffer.count > 0,
+           let turn = transport.socketTurn, directWriteTurn != turn {
+            assert(batch.isEmpty, "bytes batched without waiting for the turn's end")
+            directWriteTurn = turn
+            let result = transport.tryWriteAtOnce(buffer)
+            if result == buffer.count { return .written }
+            return writeRest(of: buffer, afterTrying: result)
+        }
+        return writeBatchingOrQueueing(buffer)
+    }
+
+    /// The fast path's socket took part of `buffer` or none (`result`, from
+    /// ``StreamHandle/tryWriteAtOnce(_:)``): the rest is queued.
+    @inline(never)
+    private func writeRest(of buffer: UnsafeRawBufferPointer, afterTrying result: Int32) -> WriteResult {
+        var rest = buffer
+        if result >= 0 {
+            rest = UnsafeRawBufferPointer(rebasing: buffer[Int(result)...])
+        } else if !StreamHandle.wouldBlock(result) {
+            fail(LoopError("uv_try_write", code: result))
+            return .closed
+        }
+        do {
+            try transport.write(copying: rest)
+        } catch {
+            fail(error)
+            return .closed
+        }
+        inFlight += rest.count
+        return checkQueue()
+    }
+
+    /// ``write(_:)-(UnsafeRawBufferPointer)`` in general: closed, empty,
+    /// batched, behind a queue, or simulated.
+    @inline(never)
+    private func writeBatchingOrQueueing(_ buffer: UnsafeRawBufferPointer) -> WriteResult {
         guard isOpen, !closeAfterFlush, !writeIsShut else { return .closed }
         guard buffer.count > 0 else { return isFull ? .full : .written }
         if case .socket(let handle) = transport {

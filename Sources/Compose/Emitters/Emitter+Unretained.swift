@@ -1,0 +1,45 @@
+// Sending through an emitter that is not retained for the send, for a
+// sender on a hot path that proves, where it sends, that something else
+// keeps the emitter alive until the send returns (a socket's read
+// callback: see `StreamHandle.didRead` in ComposeApp). Saves a retain and
+// a release of the storage per send.
+//
+// The storage travels as `Unmanaged<AnyObject>`, not as a type of its own:
+// a `package` generic type's methods are not specialised in the modules
+// that call them (Swift 6.3), and this must be.
+
+extension Emitter {
+    /// The emitter's storage, unretained, for
+    /// ``sendWithoutKeeping(_:unretained:)``. The caller holds the emitter
+    /// strongly elsewhere.
+    @inlinable
+    package var unretained: Unmanaged<AnyObject> {
+        .passUnretained(storage)
+    }
+
+    /// ``sendWithoutKeeping(_:)`` to the emitter whose ``unretained``
+    /// storage is `storage`, borrowed for the send: the caller proves it
+    /// outlives the send.
+    @inlinable
+    package static func sendWithoutKeeping(_ value: Value, unretained storage: Unmanaged<AnyObject>) {
+        dispatch(value, borrowing: storage) { $0.dispatchInlined($1) }
+    }
+
+    /// Calls `body` with the storage borrowed. Nonisolated, with `body`'s
+    /// isolation cast away: a main-actor closure handed to
+    /// `_withUnsafeGuaranteedRef` would check the executor on every call.
+    /// Safe because the caller runs on the main actor, synchronously, and
+    /// so does `body`; the cast only drops the isolation from the function
+    /// type. The storage is an `EmitterStorage<Value>` (made by
+    /// ``unretained``), which `unsafeDowncast` checks in debug builds.
+    @inlinable @inline(__always)
+    nonisolated static func dispatch(
+        _ value: Value,
+        borrowing storage: Unmanaged<AnyObject>,
+        _ body: @escaping @MainActor (EmitterStorage<Value>, Value) -> Void
+    ) {
+        storage._withUnsafeGuaranteedRef {
+            unsafeBitCast(body, to: ((EmitterStorage<Value>, Value) -> Void).self)(unsafeDowncast($0, to: EmitterStorage<Value>.self), value)
+        }
+    }
+}
