@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <string.h>
 #include <stdio.h>
+#include <sys/timerfd.h>
 
 /* libdispatch's hooks for driving the main queue from a foreign run loop
    (how Foundation's RunLoop integrates it on Linux). Exported by
@@ -130,6 +131,32 @@ static inline ssize_t compose_receive_with_sender(int fd, void *buffer, size_t l
         return -1;
     }
     return received;
+}
+
+/* A one-shot kernel timer (Linux timerfd) on the monotonic clock, which
+   uv_hrtime also reads: non-blocking, closed on exec. Returns the file
+   descriptor, or -errno. */
+static inline int compose_timerfd_create(void) {
+    int fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    return fd >= 0 ? fd : -errno;
+}
+
+/* Arms `fd` to expire once, `nanoseconds` from now (at least 1 ns: 0 would
+   disarm it). Returns 0, or -errno. */
+static inline int compose_timerfd_arm(int fd, uint64_t nanoseconds) {
+    struct itimerspec spec;
+    memset(&spec, 0, sizeof spec);
+    if (nanoseconds == 0) nanoseconds = 1;
+    spec.it_value.tv_sec = (time_t)(nanoseconds / 1000000000u);
+    spec.it_value.tv_nsec = (long)(nanoseconds % 1000000000u);
+    return timerfd_settime(fd, 0, &spec, NULL) == 0 ? 0 : -errno;
+}
+
+/* Reads `fd`'s expiry count (non-blocking), so it stops being readable. */
+static inline void compose_timerfd_clear(int fd) {
+    uint64_t expirations;
+    ssize_t ignored = read(fd, &expirations, sizeof expirations);
+    (void)ignored;
 }
 
 #endif

@@ -43,6 +43,26 @@ import Testing
         #expect(health.window > .zero && health.window < .seconds(5), "\(health)")
     }
 
+    /// The sampler's timer is the kernel's (a timerfd the loop watches),
+    /// not a libuv timer: with nothing else due, the loop still waits
+    /// without a timeout, as one without the sampler would. (A timeout on
+    /// every wait costs the kernel a timer per wait: per message, for a
+    /// daemon serving one client.)
+    @Test func theSamplerLeavesTheLoopsWaitWithoutATimeout() throws {
+        let context = try #require(AppContext.current)
+        // Something that keeps the loop alive and is never due: a listener.
+        let server = TCPServer(port: 0, startsWithComponent: false)
+        try server.listen()
+        defer { server.close() }
+        try context.startLoopHealth()
+        #expect(LoopDriver.run(until: { (context.loopHealth?.samples ?? 0) >= 1 }))
+        // The driver's own guard timer closes as it returns: let it go.
+        LoopDriver.settle()
+        // Sampling goes on (armed again for the next sample) and yet
+        // nothing is due for the loop's wait.
+        #expect(LoopHealthProbe.waitTimeout(in: context) == -1)
+    }
+
     @Test func theMetricsCountConnectionsBytesAndEventsOffTheHotPath() async throws {
         let context = try #require(AppContext.current)
         let metrics = TestMetrics()

@@ -1,6 +1,8 @@
 internal import CLibUV
+import Logging
 
 /// Measures an event loop's health (``LoopHealth``): a housekeeping timer
+/// (a ``KernelTimer``, so that the loop's waits carry no timeout for it)
 /// that does not keep the loop alive fires every ``interval`` and records
 /// how late it came, with the loop's event count and idle time, in a ring
 /// of the last minute's samples (bounded memory: 600 samples at the
@@ -33,7 +35,7 @@ final class LoopHealthMonitor {
     // Unowned: the loop owns the monitor and closes its timer when it is
     // torn down.
     private unowned let loop: EventLoop
-    private var timer: TimerHandle?
+    private var timer: KernelTimer?
     /// When the timer is due (`uv_hrtime`, ns).
     private var due: UInt64 = 0
     private var ring: [Sample]
@@ -61,10 +63,15 @@ final class LoopHealthMonitor {
     /// Starts sampling. The timer never keeps the loop alive.
     func start() throws(LoopError) {
         guard timer == nil else { return }
-        let timer = try TimerHandle(loop: loop)
+        let timer = try KernelTimer(loop: loop)
         self.timer = timer
         origin = Sample(time: uv_hrtime(), lateness: 0, events: loop.counters.pointee.events, idle: 0)
-        arm()
+        do {
+            try arm()
+        } catch {
+            stop()
+            throw error
+        }
     }
 
     /// Stops sampling (the loop is torn down).
@@ -73,11 +80,11 @@ final class LoopHealthMonitor {
         timer = nil
     }
 
-    private func arm() {
+    private func arm() throws(LoopError) {
         guard let timer else { return }
-        due = uv_hrtime() + UInt64(interval / .nanoseconds(1))
-        timer.start(after: interval) { [unowned self] in self.fired() }
-        timer.keepsLoopAlive = false
+        let period = UInt64(interval / .nanoseconds(1))
+        due = uv_hrtime() + period
+        try timer.start(afterNanoseconds: period) { [unowned self] in self.fired() }
     }
 
     private func fired() {
@@ -86,7 +93,15 @@ final class LoopHealthMonitor {
         let idle = idleOrigin == nil ? 0 : uv_metrics_idle_time(loop.uv)
         record(Sample(time: now, lateness: lateness, events: loop.counters.pointee.events, idle: idle))
         onSample?(lateness)
-        arm()
+        do {
+            try arm()
+        } catch {
+            // Not expected (the timer's file descriptor is open and the
+            // period valid); sampling stops, and the figures say so by
+            // growing old.
+            loop.logger.error("Loop health sampling stopped: \(error)")
+            stop()
+        }
     }
 
     /// Adds `sample`, replacing the oldest once the ring is full.
@@ -147,5 +162,12 @@ public enum LoopHealthProbe {
     /// The value `percent`% of `sorted` are at or under (nearest rank).
     public static func percentile(_ percent: Int, of sorted: [UInt64]) -> UInt64 {
         LoopHealthMonitor.percentile(percent, of: sorted)
+    }
+
+    /// How long the context's loop would wait for I/O now, in
+    /// milliseconds (`uv_backend_timeout`): -1 when nothing is due, so it
+    /// would wait without a timeout; `nil` without a loop.
+    @MainActor public static func waitTimeout(in context: AppContext) -> Int32? {
+        context.eventLoop.map { uv_backend_timeout($0.uv) }
     }
 }
