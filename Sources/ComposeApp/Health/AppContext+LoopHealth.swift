@@ -16,11 +16,14 @@ extension AppContext {
 
     /// Starts sampling the loop's health, and the metrics with it: a
     /// housekeeping timer every `interval` that never keeps the app alive.
+    /// It is a kernel timer (a `timerfd`) the loop watches, not a libuv
+    /// timer, so the loop's waits carry no timeout for it.
     /// `StartupComponent.main()` does for every app; call it for a live
     /// context you made yourself (``live(name:logger:shutdownDeadline:forcedExitStatus:)``).
     /// Does nothing in a test context, or when sampling runs already.
     ///
-    /// - Throws: `uv_timer_init`'s ``LoopError``.
+    /// - Throws: the ``LoopError`` of `timerfd_create`, `timerfd_settime`
+    ///   or `uv_poll_init`.
     public func startLoopHealth(interval: Duration = .milliseconds(100)) throws(LoopError) {
         guard let loop = eventLoop, loop.health == nil else { return }
         let monitor = try loop.startHealthMonitor(interval: interval)
