@@ -387,14 +387,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
             fail(LoopError("uv_try_write", code: result))
             return .closed
         }
-        do {
-            try transport.write(copying: rest)
-        } catch {
-            fail(error)
-            return .closed
-        }
-        inFlight += rest.count
-        return checkQueue()
+        return queue(rest)
     }
 
     /// ``write(_:)-(UnsafeRawBufferPointer)`` in general: closed, empty,
@@ -429,6 +422,12 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
                 return .closed
             }
         }
+        return queue(rest)
+    }
+
+    /// Queues `rest`, what the socket did not take at once, behind the
+    /// writes in flight.
+    private func queue(_ rest: UnsafeRawBufferPointer) -> WriteResult {
         do {
             try transport.write(copying: rest)
         } catch {
