@@ -208,19 +208,12 @@ extension StreamHandle {
     /// Writes what the stream takes right now. Returns the bytes written
     /// (0 when it would block), or throws.
     final func tryWrite(_ bytes: UnsafeRawBufferPointer) throws(LoopError) -> Int {
-        assertOnLoopThread()
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
-        // The fields set directly: `uv_buf_init` is a call into libuv.
-        var buffer = uv_buf_t(base: UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self)), len: bytes.count)
-        #if DEBUG
-        loop.writeCalls &+= 1
-        #endif
-        let result = uv_try_write(stream, &buffer, 1)
+        guard bytes.baseAddress != nil, bytes.count > 0 else { return 0 }
+        let result = tryWriteAtOnce(bytes)
         if result < 0 {
-            if result == UV_EAGAIN.rawValue || result == UV_ENOSYS.rawValue { return 0 }
+            if Self.wouldBlock(result) { return 0 }
             throw LoopError("uv_try_write", code: result)
         }
-        counters.pointee.bytesWritten &+= UInt64(result)
         return Int(result)
     }
 
@@ -231,6 +224,7 @@ extension StreamHandle {
     @inline(__always)
     final func tryWriteAtOnce(_ bytes: UnsafeRawBufferPointer) -> Int32 {
         assertOnLoopThread()
+        // The fields set directly: `uv_buf_init` is a call into libuv.
         var buffer = uv_buf_t(base: UnsafeMutablePointer(mutating: bytes.baseAddress?.assumingMemoryBound(to: CChar.self)), len: bytes.count)
         #if DEBUG
         loop.writeCalls &+= 1

@@ -397,7 +397,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         guard isOpen, !closeAfterFlush, !writeIsShut else { return .closed }
         guard buffer.count > 0 else { return isFull ? .full : .written }
         if case .socket(let handle) = transport {
-            let turn = handle.loop.turnState.pointee.turn
+            let turn = handle.turnState.pointee.turn
             if awaitsEndOfTurn || inFlight > 0 || !batch.isEmpty || directWriteTurn == turn {
                 if batch.count + buffer.count <= Self.batchLimit {
                     batch.append(contentsOf: buffer)
