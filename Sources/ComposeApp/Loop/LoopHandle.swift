@@ -165,22 +165,3 @@ private func loopHandleDidClose(_ handle: UnsafeMutablePointer<uv_handle_t>?) {
 nonisolated func onLoopThread<Argument>(_ argument: Argument, _ body: @escaping @MainActor (Argument) -> Void) {
     unsafeBitCast(body, to: ((Argument) -> Void).self)(argument)
 }
-
-/// Calls `body` with the object `object` refers to, borrowed (neither
-/// retained nor released), and `argument`, from a libuv callback on the
-/// grounds of ``onLoopThread(_:_:)``: for a hot path whose caller proves,
-/// on the line before, that something else keeps the object alive for the
-/// call. `Unmanaged._withUnsafeGuaranteedRef` takes a nonisolated closure
-/// here, so it costs no executor check (it would with a closure written
-/// in main-actor code).
-@inline(__always)
-nonisolated func borrowing<Object: AnyObject, Argument>(_ object: Unmanaged<Object>, _ argument: Argument, _ body: @escaping @MainActor (Object, Argument) -> Void) {
-    object._withUnsafeGuaranteedRef { unsafeBitCast(body, to: ((Object, Argument) -> Void).self)($0, argument) }
-}
-
-/// ``onLoopThread(_:_:)`` for a callback that returns a value (libuv's
-/// allocation callback asks for the loop's read buffer), on the same
-/// grounds.
-nonisolated func onLoopThread<Argument, Result>(_ argument: Argument, returning body: @escaping @MainActor (Argument) -> Result) -> Result {
-    unsafeBitCast(body, to: ((Argument) -> Result).self)(argument)
-}
