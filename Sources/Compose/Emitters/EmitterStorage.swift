@@ -269,6 +269,23 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     /// one global flag (``ObservationContext/hasDeferredWork``).
     @inlinable
     func dispatch(_ value: Value) {
+        dispatch(value, inliningTheLoop: false)
+    }
+
+    /// ``dispatch(_:)`` with the observer loop inlined into the outermost
+    /// dispatch, for the send a socket's read callback makes on every
+    /// chunk (``Emitter/sendWithoutKeeping(_:unretained:)``): the
+    /// optimiser leaves the loop out of line there, at the cost of a call
+    /// with its prologue and epilogue per chunk.
+    @inlinable
+    func dispatchInlined(_ value: Value) {
+        dispatch(value, inliningTheLoop: true)
+    }
+
+    /// The body of both: `inliningTheLoop` is a constant at each call, so
+    /// each gets its own loop call and nothing else differs.
+    @inlinable @inline(__always)
+    func dispatch(_ value: Value, inliningTheLoop: Bool) {
         let end = state.pointee.count
         guard end > 0 else { return }
         let savedCell = ObservationContext.enterDispatch(scopeCell: scopeCell)
@@ -278,7 +295,11 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
             // go to `pending`, cancellations only mark slots, compaction
             // waits), so borrowing it in place is safe. A nested send of
             // this emitter only reads it.
-            callObservers(&state.pointee.bodies, upTo: end, with: value)
+            if inliningTheLoop {
+                callObserversInlined(&state.pointee.bodies, upTo: end, with: value)
+            } else {
+                callObservers(&state.pointee.bodies, upTo: end, with: value)
+            }
             state.pointee.depth = 0
             ObservationContext.leaveDispatch(restoring: savedCell)
             if ObservationContext.hasDeferredWork { finishDispatch() }
@@ -292,28 +313,6 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
             state.pointee.currentScope = savedScope
             ObservationContext.leaveDispatch(restoring: savedCell)
         }
-    }
-
-    /// ``dispatch(_:)`` with the observer loop inlined into the outermost
-    /// dispatch, for the send a socket's read callback makes on every
-    /// chunk (``Emitter/sendWithoutKeeping(_:unretained:)``): the
-    /// optimiser leaves the loop out of line there, at the cost of a call
-    /// with its prologue and epilogue per chunk. A nested send takes
-    /// ``dispatch(_:)``.
-    @inlinable
-    func dispatchInlined(_ value: Value) {
-        let end = state.pointee.count
-        guard end > 0 else { return }
-        guard state.pointee.depth == 0 else {
-            dispatch(value)
-            return
-        }
-        let savedCell = ObservationContext.enterDispatch(scopeCell: scopeCell)
-        state.pointee.depth = 1
-        callObserversInlined(&state.pointee.bodies, upTo: end, with: value)
-        state.pointee.depth = 0
-        ObservationContext.leaveDispatch(restoring: savedCell)
-        if ObservationContext.hasDeferredWork { finishDispatch() }
     }
 
     /// The end of an outermost dispatch of this emitter while some dispatch
