@@ -1,3 +1,4 @@
+internal import CLibUV
 import Compose
 import Logging
 #if canImport(Glibc)
@@ -261,9 +262,8 @@ public final class SystemdNotifier {
         if let context, context.isSimulated, let scheduler = context.scheduler {
             return Self.microseconds(scheduler.now)
         }
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000 + Int64(time.tv_nsec) / 1000
+        // libuv's clock is CLOCK_MONOTONIC, systemd's.
+        return Int64(uv_hrtime() / 1000)
     }
 
     private static func microseconds(_ duration: Duration) -> Int64 {
