@@ -7,7 +7,7 @@ internal import CLibUV
 /// I/O (a reader holds lines to deliver next turn, see ``LineDelivery``).
 /// It never keeps the loop alive.
 ///
-/// They run on every turn, so their callbacks call the loop directly
+/// They run on most turns, so their callbacks call the loop directly
 /// (``EventLoop/turnWillWait()``, ``EventLoop/finishTurn()``) rather than
 /// through a closure and the owner lookup of ``LoopHandle/dispatch(_:as:counted:_:_:)``.
 /// That is safe without the closing check: `uv_close` stops a prepare,
