@@ -1,7 +1,4 @@
 internal import CLibUV
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A one-shot timer kept by the kernel (a Linux `timerfd`) and watched by
 /// the loop as a readable file descriptor, for the runtime's own
@@ -20,29 +17,18 @@ import Glibc
 @MainActor
 final class KernelTimer {
     private let fd: Int32
-    private let poll: PollHandle
+    private var poll: PollHandle?
     private var onFire: (@MainActor () -> Void)?
 
     /// Makes the timer (not armed).
     ///
-    /// - Throws: `timerfd_create`'s or `uv_poll_init`'s ``LoopError``.
+    /// - Throws: `timerfd_create`'s, `uv_poll_init`'s or `uv_poll_start`'s
+    ///   ``LoopError``.
     init(loop: EventLoop) throws(LoopError) {
         let fd = compose_timerfd_create()
         guard fd >= 0 else { throw LoopError("timerfd_create", code: fd) }
-        do {
-            poll = try PollHandle(loop: loop, fd: fd)
-        } catch {
-            Glibc.close(fd)
-            throw error
-        }
         self.fd = fd
-        do {
-            try poll.startReading { [unowned self] in self.fired() }
-        } catch {
-            close()
-            throw error
-        }
-        poll.keepsLoopAlive = false
+        poll = try PollHandle.watching(ownedDescriptor: fd, on: loop) { [unowned self] in self.fired() }
     }
 
     /// Calls `body` once, `nanoseconds` from now (replacing what an earlier
@@ -55,13 +41,12 @@ final class KernelTimer {
         guard result == 0 else { throw LoopError("timerfd_settime", code: result) }
     }
 
-    /// Stops watching and closes the file descriptor (after the poll
-    /// handle stopped watching it). Safe to call more than once.
+    /// Stops watching; the poll handle closes the file descriptor. Safe to
+    /// call more than once.
     func close() {
         onFire = nil
-        guard !poll.isClosing else { return }
-        poll.close()
-        Glibc.close(fd)
+        poll?.close()
+        poll = nil
     }
 
     private func fired() {

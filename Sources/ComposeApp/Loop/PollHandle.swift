@@ -1,9 +1,15 @@
 internal import CLibUV
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A `uv_poll_t` watching a file descriptor for readability.
 @MainActor
 final class PollHandle: LoopHandle {
     private var callback: (@MainActor () -> Void)?
+    /// The file descriptor closed with the handle (see
+    /// ``watching(ownedDescriptor:on:_:)``).
+    private var ownedDescriptor: Int32?
 
     init(loop: EventLoop, fd: Int32) throws(LoopError) {
         try super.init(loop: loop, size: MemoryLayout<uv_poll_t>.size, operation: "uv_poll_init") { raw in
@@ -18,8 +24,39 @@ final class PollHandle: LoopHandle {
         try LoopError.check(uv_poll_start(raw.assumingMemoryBound(to: uv_poll_t.self), Int32(UV_READABLE.rawValue), pollHandleFired), "uv_poll_start")
     }
 
+    /// A handle that watches `fd` and owns it: each time `fd` is readable
+    /// it calls `callback`; it never keeps the loop alive; and `fd` is
+    /// closed with the handle, or at once when the handle cannot be made
+    /// or started.
+    ///
+    /// - Throws: `uv_poll_init`'s or `uv_poll_start`'s ``LoopError``.
+    static func watching(ownedDescriptor fd: Int32, on loop: EventLoop, _ callback: @escaping @MainActor () -> Void) throws(LoopError) -> PollHandle {
+        let poll: PollHandle
+        do {
+            poll = try PollHandle(loop: loop, fd: fd)
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        poll.ownedDescriptor = fd
+        do {
+            try poll.startReading(callback)
+        } catch {
+            poll.close()
+            throw error
+        }
+        poll.keepsLoopAlive = false
+        return poll
+    }
+
     override func releaseCallbacks() {
         callback = nil
+    }
+
+    /// Closes the owned descriptor: libuv no longer watches it.
+    override func releaseAfterClose() {
+        if let ownedDescriptor { Glibc.close(ownedDescriptor) }
+        ownedDescriptor = nil
     }
 
     fileprivate func fire() {

@@ -67,29 +67,13 @@ final class WorkerNotifyChannel {
         }
         address = "@" + bound
         descriptor = fd
-        let poll: PollHandle
-        do {
-            poll = try PollHandle(loop: loop, fd: fd)
-        } catch {
-            Glibc.close(fd)
-            throw error
-        }
-        self.poll = poll
-        do {
-            try poll.startReading { [unowned self] in self.readable(receive) }
-        } catch {
-            close()
-            throw error
-        }
-        poll.keepsLoopAlive = false
+        poll = try PollHandle.watching(ownedDescriptor: fd, on: loop) { [unowned self] in self.readable(receive) }
     }
 
     /// Stops reading and closes the socket.
     func close() {
-        guard let poll else { return }
-        poll.close()
-        self.poll = nil
-        Glibc.close(descriptor)
+        poll?.close()
+        poll = nil
     }
 
     private func readable(_ receive: @MainActor (Int32, [UInt8]) -> Void) {
