@@ -18,14 +18,20 @@ public final class ComponentNode {
     public var parent: ComponentNode? { parentNode }
     // unowned(unsafe) rather than weak (see BoundObject.owner): the parent
     // clears it in every child before it goes away (tearDown and deinit).
-    // Unchecked exclusivity, here and on the fields below marked so: every
-    // access is a single load or store, an append, or a copy that is then
-    // iterated; the one callback run inside an access (`removeAll`'s
-    // predicate in `retain` and `removeChild`) never reaches this node's
-    // fields, so no two accesses overlap. Checked, binding paid about
-    // 1,800 instructions per component in runtime calls, a quarter of it.
+    // Unchecked exclusivity in release builds, here and on the fields
+    // below marked so: every access is a single load or store, an append,
+    // or a copy that is then iterated, and no access runs code that could
+    // reach this node (no element is released inside one: see `retain`),
+    // so no two accesses overlap. Checked, binding paid about 1,800
+    // instructions per component in runtime calls, a quarter of it. Debug
+    // builds (and so `make test-asan`) keep the dynamic checks, which
+    // would stop an overlap with "simultaneous accesses" (docs/unsafe.md).
+    #if DEBUG
+    private unowned(unsafe) var parentNode: ComponentNode?
+    #else
     @exclusivity(unchecked)
     private unowned(unsafe) var parentNode: ComponentNode?
+    #endif
     /// The child components, in declaration order (for containers, the
     /// instances that exist now).
     public var children: [ComponentNode] {
@@ -35,19 +41,41 @@ public final class ComponentNode {
     /// single-instance container's instance. An `InstanceComponent` keeps
     /// its instances in its box instead (so that removing one is O(1)) and
     /// answers ``children`` through its ``NodeBehavior``.
+    #if DEBUG
+    var ownChildren: [ComponentNode] = []
+    #else
     @exclusivity(unchecked)
     var ownChildren: [ComponentNode] = []
+    #endif
     /// The tree this node belongs to.
+    public var tree: ComponentTree? { treeReference }
+    #if DEBUG
+    private weak var treeReference: ComponentTree?
+    #else
     @exclusivity(unchecked)
-    public private(set) weak var tree: ComponentTree?
+    private weak var treeReference: ComponentTree?
+    #endif
     /// The app this node belongs to (its tree's context).
     public var context: AppContext? { tree?.context }
     /// Whether the component is part of the active tree.
+    public internal(set) var isActive: Bool {
+        get { activeFlag }
+        set { activeFlag = newValue }
+    }
+    #if DEBUG
+    private var activeFlag = false
+    #else
     @exclusivity(unchecked)
-    public internal(set) var isActive = false
+    private var activeFlag = false
+    #endif
     /// Whether the node was destroyed (its observers are all cancelled).
+    public var isDestroyed: Bool { destroyedFlag }
+    #if DEBUG
+    private var destroyedFlag = false
+    #else
     @exclusivity(unchecked)
-    public private(set) var isDestroyed = false
+    private var destroyedFlag = false
+    #endif
 
     /// Where the bound value lives: inside the one stored copy of the value
     /// that was bound (the root's, or a container instance's), which
@@ -58,16 +86,25 @@ public final class ComponentNode {
     /// Reference boxes declared by this component (emitter storages, ...).
     var ownedBoxes = BoxList()
     /// Runtime resources that follow this component's lifecycle.
+    #if DEBUG
+    var attachments: [any ComponentAttachment] = []
+    #else
     @exclusivity(unchecked)
     var attachments: [any ComponentAttachment] = []
+    #endif
     /// Routing and containers plug in here: which children are active and
     /// which one carries focus. `nil` means "all children, no focus".
     var behavior: (any NodeBehavior)?
 
+    #if DEBUG
+    private var subscriptions: [Subscription] = []
+    private var compactionThreshold = 32
+    #else
     @exclusivity(unchecked)
     private var subscriptions: [Subscription] = []
     @exclusivity(unchecked)
     private var compactionThreshold = 32
+    #endif
     var lifecycle = LifecycleEmitters()
 
     init(label: String, type: any Component.Type, address: UnsafeRawPointer, storage: AnyObject, parent: ComponentNode?, tree: ComponentTree?) {
@@ -76,7 +113,7 @@ public final class ComponentNode {
         self.storage = storage
         self.componentType = type
         self.parentNode = parent
-        self.tree = tree
+        self.treeReference = tree
     }
 
     isolated deinit {
@@ -156,18 +193,44 @@ public final class ComponentNode {
     // MARK: Scope
 
     /// Keeps `subscription` so that it is cancelled with this scope.
+    ///
+    /// A destroyed scope takes no more subscriptions: the registration
+    /// refused it already (``EmitterStorage/admits(_:)``), and one made
+    /// around that check is cancelled here.
     @usableFromInline
     func retain(_ subscription: Subscription) {
-        if subscriptions.count >= compactionThreshold {
-            // Drop tokens of observers that ended on their own (`!+=`,
-            // explicit cancel), so a long-lived scope does not grow forever.
-            subscriptions.removeAll { !$0.isActive }
-            compactionThreshold = Swift.max(32, subscriptions.count * 2)
+        guard !isDestroyed else {
+            subscription.cancel()
+            return
         }
+        if subscriptions.count >= compactionThreshold { compactSubscriptions() }
         // Room for four at once: most scopes get a few observers, and
         // growing from one to two to four would allocate three times.
         if subscriptions.capacity == 0 { subscriptions.reserveCapacity(4) }
         subscriptions.append(subscription)
+    }
+
+    /// Drops the tokens of observers that ended on their own (`!+=`,
+    /// explicit cancel), so a long-lived scope does not grow forever.
+    ///
+    /// The dropped tokens are released after the new list is in place, not
+    /// inside an access to it: a token may hold the last reference to an
+    /// emitter whose observers' captured objects deinit and subscribe in
+    /// this scope again (``retain(_:)`` re-entered). In place
+    /// (`removeAll(where:)`) that was an exclusivity violation, and with
+    /// unchecked exclusivity a double free (issue #28).
+    @inline(never)
+    private func compactSubscriptions() {
+        var kept: [Subscription] = []
+        kept.reserveCapacity(subscriptions.count)
+        for subscription in subscriptions where subscription.isActive {
+            kept.append(subscription)
+        }
+        let dropped = subscriptions
+        subscriptions = kept
+        compactionThreshold = Swift.max(32, kept.count * 2)
+        // Released here, with no access to `subscriptions` in progress.
+        _ = consume dropped
     }
 
     /// Cancels every observer registered in this scope.
@@ -201,9 +264,15 @@ public final class ComponentNode {
 
     /// Destroys the subtree, children first: cancels every observer
     /// registered in each scope and every observer of each node's emitters.
+    ///
+    /// A node destroyed while a dispatch runs is kept alive until the
+    /// outermost dispatch ends (``ObservationContext/keepUntilDispatchEnds(_:)``):
+    /// the observer that destroyed it may still run in its scope, and the
+    /// dispatch reads that scope.
     func destroy() {
         guard !isDestroyed else { return }
-        isDestroyed = true
+        destroyedFlag = true
+        ObservationContext.keepUntilDispatchEnds(self)
         for child in children.reversed() { child.destroy() }
         tearDown()
         tree?.nodeDestroyed(self)

@@ -15,6 +15,10 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
         public static let ancestorObservation = Code(rawValue: "ancestorObservation")
         /// A component value could not be matched to exactly one bound node.
         public static let ambiguousIdentity = Code(rawValue: "ambiguousIdentity")
+        /// An observer subscribed in the scope of a component that was
+        /// destroyed (for example by that observer itself): the
+        /// subscription was refused.
+        public static let observationInDestroyedScope = Code(rawValue: "observationInDestroyedScope")
         /// A component that is not part of a bound tree was asked for its node.
         public static let unboundComponent = Code(rawValue: "unboundComponent")
         /// A class was used where a component must be a struct.

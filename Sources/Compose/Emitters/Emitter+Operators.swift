@@ -6,21 +6,20 @@ infix operator ++= : AssignmentPrecedence
 infix operator ~+= : AssignmentPrecedence
 
 /// Observes every emission. Sugar for ``Emitter/observe(_:)``.
+///
+/// A signal's observer is a closure with no parameter, which Swift accepts
+/// where a function of one `Void` parameter is expected:
+///
+/// ```swift
+/// let tick = SignalEmitter()
+/// tick += { print("tick") }
+/// ```
 @MainActor @inlinable @discardableResult
 public func += <E: EmitterProtocol>(
     emitter: E,
     handler: @escaping @MainActor (E.Value) -> Void
 ) -> Subscription {
     emitter.emitter.observe(handler)
-}
-
-/// Observes every emission of a signal. Sugar for ``Emitter/observe(_:)``.
-@MainActor @inlinable @discardableResult
-public func += <E: EmitterProtocol>(
-    emitter: E,
-    handler: @escaping @MainActor () -> Void
-) -> Subscription where E.Value == Void {
-    emitter.emitter.observeSignal(once: false, handler)
 }
 
 /// Observes the next emission only. Sugar for ``Emitter/observeOnce(_:)``.
@@ -32,15 +31,6 @@ public func !+= <E: EmitterProtocol>(
     emitter.emitter.observeOnce(handler)
 }
 
-/// Observes the next signal only. Sugar for ``Emitter/observeOnce(_:)``.
-@MainActor @inlinable @discardableResult
-public func !+= <E: EmitterProtocol>(
-    emitter: E,
-    handler: @escaping @MainActor () -> Void
-) -> Subscription where E.Value == Void {
-    emitter.emitter.observeSignal(once: true, handler)
-}
-
 /// Observes every emission and, at once, the last value if there is one.
 /// Sugar for ``Emitter/observeCurrent(_:)``.
 @MainActor @inlinable @discardableResult
@@ -49,16 +39,6 @@ public func ++= <E: EmitterProtocol>(
     handler: @escaping @MainActor (E.Value) -> Void
 ) -> Subscription {
     emitter.emitter.observeCurrent(handler)
-}
-
-/// Observes every signal and, at once, if it was ever sent.
-/// Sugar for ``Emitter/observeCurrent(_:)``.
-@MainActor @inlinable @discardableResult
-public func ++= <E: EmitterProtocol>(
-    emitter: E,
-    handler: @escaping @MainActor () -> Void
-) -> Subscription where E.Value == Void {
-    emitter.emitter.observeCurrentSignal(handler)
 }
 
 /// Observes `(new, previous)` for every emission that has a previous value.

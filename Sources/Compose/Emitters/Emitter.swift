@@ -134,28 +134,4 @@ extension Emitter where Value == Void {
     public var wasSent: Bool {
         storage.lastValue != nil
     }
-
-    /// Call syntax for subscribing to a signal, a synonym of `+=`.
-    @inlinable @discardableResult
-    public func callAsFunction(_ handler: @escaping @MainActor () -> Void) -> Subscription {
-        observeSignal(once: false, handler)
-    }
-
-    /// Registers a signal observer's own closure: no closure around it, so
-    /// a signal observer costs what an `Emitter<Int>` observer costs.
-    @inlinable
-    func observeSignal(once: Bool, _ handler: @escaping @MainActor () -> Void) -> Subscription {
-        storage.add(once: once, Handler(signal: handler))
-    }
-
-    /// ``observeSignal(once:_:)``, then `handler` at once if the signal was
-    /// ever sent (`++=`).
-    @inlinable
-    func observeCurrentSignal(_ handler: @escaping @MainActor () -> Void) -> Subscription {
-        let subscription = observeSignal(once: false, handler)
-        if subscription.isActive, storage.lastValue != nil {
-            handler()
-        }
-        return subscription
-    }
 }

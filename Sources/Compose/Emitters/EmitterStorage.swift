@@ -34,8 +34,9 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     /// An observer's bookkeeping; its closure is at the same index in
     /// `State.bodies`.
     ///
-    /// The state lives in the two low bits of the scope's address (a
-    /// ``ComponentNode`` is at least 16-byte aligned), so that a live
+    /// The state lives in the two low bits of the scope's address (Swift
+    /// objects are at least 8-byte aligned, `heapObjectAlignment`; two tag
+    /// bits need 4, asserted in `init`), so that a live
     /// observer's word is its scope as stored in `State.currentScope`: the
     /// dispatch loop loads one word, tests two bits and stores the word.
     /// 16 bytes, the stride of `State.bodies`, so that one offset walks both.
@@ -53,8 +54,11 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         @inlinable
         init(id: UInt64, state: SlotState, scope: Unmanaged<ComponentNode>?) {
             self.id = id
-            // Same layout: an optional unmanaged reference is one word, 0 for nil.
-            self.word = unsafeBitCast(scope, to: UInt.self) | UInt(state.rawValue)
+            // Same layout: an optional unmanaged reference is one word, 0 for
+            // nil (asserted by UnsafeLayoutTests).
+            let address = unsafeBitCast(scope, to: UInt.self)
+            assert(address & Self.stateMask == 0, "a ComponentNode at an address whose low two bits are set: its observer state cannot be tagged there")
+            self.word = address | UInt(state.rawValue)
         }
 
         /// Whether the observer was cancelled: one test of the word.
@@ -78,8 +82,8 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     @usableFromInline
     struct State {
         /// The scope of the observer currently being called; read through
-        /// ``ObservationContext`` by registrations made inside observers.
-        /// First, so that its address is the state's address.
+        /// ``ObservationContext`` by registrations made inside observers,
+        /// through a pointer to this field (`scopeCell`).
         @usableFromInline var currentScope: Unmanaged<ComponentNode>?
         @usableFromInline var slots: UnsafeMutablePointer<Slot>
         /// The observers' closures, index for index with `slots`. Never
@@ -221,10 +225,22 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         return subscription
     }
 
-    /// The README's rule: a component observes its own and its descendants'
-    /// emitters, never an ancestor's. Reports and returns `false` otherwise.
+    /// Whether an observer may be registered in `scope`. Reports and
+    /// returns `false` when the scope was destroyed (an observer that
+    /// destroyed its own component, or an ancestor, subscribing
+    /// afterwards: nothing would ever cancel it), and for the README's
+    /// rule: a component observes its own and its descendants' emitters,
+    /// never an ancestor's.
     @usableFromInline
     func admits(_ scope: ComponentNode) -> Bool {
+        if scope.isDestroyed {
+            Diagnostics.report(Diagnostic(
+                .observationInDestroyedScope,
+                "An observer subscribed in the scope of \(scope.componentType) '\(scope.label)' after that component was destroyed (by this observer, or by code it called): nothing would ever cancel the subscription, so it was not added. Subscribe before destroying the component, or from one that lives on (its parent, for example).",
+                path: scope.path
+            ), in: scope)
+            return false
+        }
         guard let owner = ruleOwner, owner !== scope, scope.isDescendant(of: owner) else { return true }
         Diagnostics.report(Diagnostic(
             .ancestorObservation,
@@ -396,10 +412,13 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     }
 
     /// Where ``ObservationContext`` finds the scope of the observer being
-    /// called: the first field of the state.
+    /// called: the state's `currentScope` field, at the offset the
+    /// compiler gave it (no assumption about the layout; the offset of a
+    /// stored property folds to a constant where this is specialised).
     @inlinable
     var scopeCell: UnsafeMutablePointer<Unmanaged<ComponentNode>?> {
-        UnsafeMutableRawPointer(state).assumingMemoryBound(to: Unmanaged<ComponentNode>?.self)
+        (UnsafeMutableRawPointer(state) + MemoryLayout<State>.offset(of: \State.currentScope)!)
+            .assumingMemoryBound(to: Unmanaged<ComponentNode>?.self)
     }
 
     // MARK: Tracing

@@ -16,11 +16,17 @@ enum ObservationContext {
     @usableFromInline
     typealias Cell = UnsafeMutablePointer<Unmanaged<ComponentNode>?>
 
-    // Unchecked: every access is a single load or store of a pointer,
-    // never held across a call, so accesses cannot overlap; checked, the
-    // module's own reads (the deferred store sends) cost a runtime call.
+    // Unchecked in release builds: every access is a single load or store
+    // of a pointer, never held across a call, so accesses cannot overlap;
+    // checked, the module's own reads (the deferred store sends) cost a
+    // runtime call. Debug builds keep the checks.
+    #if DEBUG
+    @usableFromInline
+    static var cell: Cell?
+    #else
     @usableFromInline @exclusivity(unchecked)
     static var cell: Cell?
+    #endif
 
     /// Whether the end of a dispatch has work beyond restoring the scope: a
     /// store was written during it (``DeferredStoreSends``), or an emitter
@@ -30,11 +36,43 @@ enum ObservationContext {
     /// dispatch; cleared by ``DeferredStoreSends/flushIfOutermost()`` once
     /// no dispatch runs, so every dispatch that ends while it is set looks
     /// at its own emitter's work.
-    // Unchecked: every access is a single load or store of a Bool, never
-    // held across a call, so accesses cannot overlap; a checked global
-    // costs a runtime call per write here.
+    // Unchecked in release builds: every access is a single load or store
+    // of a Bool, never held across a call, so accesses cannot overlap; a
+    // checked global costs a runtime call per write here. Debug builds
+    // keep the checks.
+    #if DEBUG
+    @usableFromInline
+    static var hasDeferredWork = false
+    #else
     @usableFromInline @exclusivity(unchecked)
     static var hasDeferredWork = false
+    #endif
+
+    /// Nodes destroyed while a dispatch ran, kept alive until the outermost
+    /// dispatch ends (``DeferredStoreSends/flushIfOutermost()`` lets them
+    /// go): an observer that destroys its own component, or an ancestor,
+    /// still runs in that scope, and the dispatch reads it (the scope cell,
+    /// the slot words of observers registered in it). Empty whenever no
+    /// dispatch runs.
+    private static var destroyedDuringDispatch: [ComponentNode] = []
+
+    /// Keeps `node`, just destroyed, alive until the outermost dispatch
+    /// ends, if a dispatch (or a ``withScope(_:_:)``) is running.
+    static func keepUntilDispatchEnds(_ node: ComponentNode) {
+        guard cell != nil else { return }
+        destroyedDuringDispatch.append(node)
+        hasDeferredWork = true
+    }
+
+    /// Lets go of the nodes kept by ``keepUntilDispatchEnds(_:)``; called
+    /// once no dispatch runs. Their deinit may run code (an emitter's
+    /// removal hooks), so the list is emptied before they are released.
+    static func releaseDestroyedNodes() {
+        guard !destroyedDuringDispatch.isEmpty else { return }
+        let nodes = destroyedDuringDispatch
+        destroyedDuringDispatch = []
+        _ = consume nodes
+    }
 
     /// The scope in effect, if any.
     @inlinable
@@ -82,8 +120,13 @@ enum ObservationContext {
 
     /// Cells of finished ``withScope(_:_:)`` calls, reused by the next ones
     /// (scopes nest only as deep as binding and dispatch do).
-    // Unchecked: one popLast or append per access, never held across a
-    // call; checked, every bound component paid a runtime call.
+    // Unchecked in release builds: one popLast or append per access, never
+    // held across a call; checked, every bound component paid a runtime
+    // call. Debug builds keep the checks.
+    #if DEBUG
+    private static var spareCells: [Cell] = []
+    #else
     @exclusivity(unchecked)
     private static var spareCells: [Cell] = []
+    #endif
 }

@@ -17,37 +17,11 @@ struct ObserverBody<Value> {
     }
 }
 
-/// A signal observer's closure at its own abstraction: no parameter.
-@usableFromInline
-struct SignalBody {
-    @usableFromInline
-    let call: @MainActor () -> Void
-
-    @inlinable
-    init(_ call: @escaping @MainActor () -> Void) {
-        self.call = call
-    }
-}
-
-extension ObserverBody where Value == Void {
-    /// A signal observer's own closure, not wrapped in a `(Void) -> Void`
-    /// closure that would call it (a second allocation at subscription, a
-    /// second indirect call at every send).
-    ///
-    /// Safe because the two closure types differ only by a parameter the
-    /// callee ignores: `call` is invoked as a Swift function taking the
-    /// address of the (empty) value first and its context in the dedicated
-    /// self register; a `() -> Void` closure takes only the context, which
-    /// is in the same register, so the extra leading argument (a register
-    /// on x86-64 and arm64, the platforms Compose runs on) is never read.
-    /// The result (`Void`, nothing returned) and the context's ownership
-    /// (guaranteed, the caller keeps it) are the same. Both structs are one
-    /// thick function value, so the layouts match.
-    @inlinable
-    init(signal: @escaping @MainActor () -> Void) {
-        self = unsafeBitCast(SignalBody(signal), to: ObserverBody<Void>.self)
-    }
-}
+// A signal's observers are `(Void) -> Void` closures like any other
+// emitter's: Swift accepts a closure literal with no parameter there, and
+// forms it at this abstraction directly. (An earlier `ObserverBody(signal:)`
+// bit-cast a `() -> Void` closure to this type: undefined behaviour, which
+// the optimiser exposed once the closure and its call met in one function.)
 
 /// What an observer registers: its closure, and optionally a hook.
 @usableFromInline
@@ -69,14 +43,6 @@ struct Handler<Value> {
     init(body: ObserverBody<Value>) {
         self.body = body
         self.onCancel = nil
-    }
-}
-
-extension Handler where Value == Void {
-    /// A signal observer, registered without a wrapping closure.
-    @inlinable
-    init(signal: @escaping @MainActor () -> Void) {
-        self.init(body: ObserverBody(signal: signal))
     }
 }
 

@@ -78,14 +78,19 @@ enum DeferredStoreSends {
     static func flushIfOutermost() {
         guard ObservationContext.cell == nil, !isFlushing else { return }
         isFlushing = true
-        while let entry = head {
-            let cell = entry.takeRetainedValue()
-            head = cell.nextDeferred
-            if head == nil { tail = nil }
-            cell.nextDeferred = nil
-            cell.isDeferred = false
-            cell.sendDeferred(cell)
-        }
+        repeat {
+            while let entry = head {
+                let cell = entry.takeRetainedValue()
+                head = cell.nextDeferred
+                if head == nil { tail = nil }
+                cell.nextDeferred = nil
+                cell.isDeferred = false
+                cell.sendDeferred(cell)
+            }
+            // Nodes destroyed during the dispatch that ended (or during
+            // these sends) go now; their deinit may write a store again.
+            ObservationContext.releaseDestroyedNodes()
+        } while head != nil
         ObservationContext.hasDeferredWork = false
         isFlushing = false
     }
