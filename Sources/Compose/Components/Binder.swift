@@ -150,10 +150,18 @@ final class ComponentLayout {
     // Unchecked (both): one lookup or one insertion per access (the layout
     // is computed between them), so accesses cannot overlap; checked,
     // every bound component paid a runtime call.
+    #if DEBUG
+    @MainActor private static var cache: [ObjectIdentifier: ComponentLayout] = [:]
+    #else
     @MainActor @exclusivity(unchecked) private static var cache: [ObjectIdentifier: ComponentLayout] = [:]
+    #endif
     /// The layout looked up last: siblings are mostly of one type (a
     /// tree's leaves), and comparing one identifier costs less than hashing it.
+    #if DEBUG
+    @MainActor private static var last: ComponentLayout?
+    #else
     @MainActor @exclusivity(unchecked) private static var last: ComponentLayout?
+    #endif
 
     @MainActor static func of(_ type: any Component.Type) -> ComponentLayout {
         let key = ObjectIdentifier(type)

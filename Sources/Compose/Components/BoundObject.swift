@@ -19,15 +19,24 @@ public class BoundObject {
     // Unchecked exclusivity: every access is a single load or store of the
     // reference, never held across a call, so accesses cannot overlap;
     // checked, binding paid a runtime call per read (callgrind).
+    #if DEBUG
+    @usableFromInline
+    unowned(unsafe) var owner: ComponentNode?
+    #else
     @usableFromInline @exclusivity(unchecked)
     unowned(unsafe) var owner: ComponentNode?
+    #endif
 
     /// The node whose rule applies to an emitter derived from one of its
     /// emitters (`map`, `filter`, ...): such an emitter is not owned by the
     /// node (nothing keeps it), so this one reference stays weak.
     // Unchecked: a single weak load or store per access, as `owner`.
+    #if DEBUG
+    weak var inheritedOwner: ComponentNode?
+    #else
     @exclusivity(unchecked)
     weak var inheritedOwner: ComponentNode?
+    #endif
 
     /// The owner, or the node a derived emitter inherited.
     @usableFromInline

@@ -28,9 +28,15 @@ public final class ComponentTree {
     /// The deepest focused component, while the tree is active.
     public private(set) var focusedNode: ComponentNode?
     /// How many nodes are bound and not destroyed.
-    // Unchecked: only incremented and decremented, never held across a call.
+    public var liveNodeCount: Int { liveNodes }
+    // Unchecked in release builds: only incremented and decremented, never
+    // held across a call. Debug builds keep the checks.
+    #if DEBUG
+    private var liveNodes = 0
+    #else
     @exclusivity(unchecked)
-    public private(set) var liveNodeCount = 0
+    private var liveNodes = 0
+    #endif
 
     private var rootNode: ComponentNode?
 
@@ -230,11 +236,11 @@ public final class ComponentTree {
     // MARK: Bookkeeping
 
     func nodeBound(_ node: ComponentNode) {
-        liveNodeCount += 1
+        liveNodes += 1
     }
 
     func nodeDestroyed(_ node: ComponentNode) {
-        liveNodeCount -= 1
+        liveNodes -= 1
         if focusedNode === node { focusedNode = nil }
     }
 

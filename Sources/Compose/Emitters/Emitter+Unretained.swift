@@ -19,27 +19,10 @@ extension Emitter {
 
     /// ``sendWithoutKeeping(_:)`` to the emitter whose ``unretained``
     /// storage is `storage`, borrowed for the send: the caller proves it
-    /// outlives the send.
+    /// outlives the send. The storage is an `EmitterStorage<Value>` (made
+    /// by ``unretained``), which `unsafeDowncast` checks in debug builds.
     @inlinable
     package static func sendWithoutKeeping(_ value: Value, unretained storage: Unmanaged<AnyObject>) {
-        dispatch(value, borrowing: storage) { $0.dispatchInlined($1) }
-    }
-
-    /// Calls `body` with the storage borrowed. Nonisolated, with `body`'s
-    /// isolation cast away: a main-actor closure handed to
-    /// `_withUnsafeGuaranteedRef` would check the executor on every call.
-    /// Safe because the caller runs on the main actor, synchronously, and
-    /// so does `body`; the cast only drops the isolation from the function
-    /// type. The storage is an `EmitterStorage<Value>` (made by
-    /// ``unretained``), which `unsafeDowncast` checks in debug builds.
-    @inlinable @inline(__always)
-    nonisolated static func dispatch(
-        _ value: Value,
-        borrowing storage: Unmanaged<AnyObject>,
-        _ body: @escaping @MainActor (EmitterStorage<Value>, Value) -> Void
-    ) {
-        storage._withUnsafeGuaranteedRef {
-            unsafeBitCast(body, to: ((EmitterStorage<Value>, Value) -> Void).self)(unsafeDowncast($0, to: EmitterStorage<Value>.self), value)
-        }
+        storage.withBorrowed { unsafeDowncast($0, to: EmitterStorage<Value>.self).dispatchInlined(value) }
     }
 }

@@ -54,9 +54,7 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         @inlinable
         init(id: UInt64, state: SlotState, scope: Unmanaged<ComponentNode>?) {
             self.id = id
-            // Same layout: an optional unmanaged reference is one word, 0 for
-            // nil (asserted by UnsafeLayoutTests).
-            let address = unsafeBitCast(scope, to: UInt.self)
+            let address = UInt(bitPattern: scope?.toOpaque())
             assert(address & Self.stateMask == 0, "a ComponentNode at an address whose low two bits are set: its observer state cannot be tagged there")
             self.word = address | UInt(state.rawValue)
         }
@@ -74,8 +72,7 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         /// The scope of a word, state bits cleared.
         @inlinable
         static func scope(ofWord word: UInt) -> Unmanaged<ComponentNode>? {
-            // Same layout: an optional unmanaged reference is one word, 0 for nil.
-            unsafeBitCast(word & ~stateMask, to: Unmanaged<ComponentNode>?.self)
+            UnsafeRawPointer(bitPattern: word & ~stateMask).map { Unmanaged.fromOpaque($0) }
         }
     }
 
@@ -370,7 +367,7 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
             }
             // One call site: a second one makes the optimiser copy (retain)
             // the closure and keep this loop out of line.
-            state.pointee.currentScope = unsafeBitCast(word, to: Unmanaged<ComponentNode>?.self)
+            state.pointee.currentScope = Slot.scope(ofWord: word)
             bodies[i].call(value)
             i &+= 1
         }

@@ -40,7 +40,7 @@ final class EventLoop {
     // nonisolated(unsafe): a `let` never reassigned, read from the turn
     // handles' C callbacks (``turnState(of:)``) before they enter the main
     // actor; the pointee is touched only on the loop's thread, inside
-    // `uv_run`, which main-actor code runs (see ``onLoopThread(_:_:)``).
+    // `uv_run`, which main-actor code runs (see ``LoopHandle/dispatch(_:as:counted:_:_:)``).
     nonisolated(unsafe) let turnState: UnsafeMutablePointer<TurnState> = {
         let state = UnsafeMutablePointer<TurnState>.allocate(capacity: 1)
         state.initialize(to: TurnState())
@@ -86,7 +86,7 @@ final class EventLoop {
     // nonisolated(unsafe): a `let` never reassigned, read from libuv's
     // allocation and read callbacks (``readBufferSlot(of:)``) without entering
     // the main actor; the pointee is touched only on the loop's thread,
-    // inside `uv_run`, which main-actor code runs (see ``onLoopThread(_:_:)``).
+    // inside `uv_run`, which main-actor code runs (see ``LoopHandle/dispatch(_:as:counted:_:_:)``).
     private nonisolated(unsafe) let readBufferSlot: UnsafeMutablePointer<ReadBuffer> = {
         let slot = UnsafeMutablePointer<ReadBuffer>.allocate(capacity: 1)
         slot.initialize(to: ReadBuffer())
@@ -210,7 +210,7 @@ final class EventLoop {
     /// `true` for a loop that is not pinned).
     ///
     /// Everything of a loop happens on one thread: libuv is not
-    /// thread-safe, and ``onLoopThread(_:_:)`` relies on callbacks running
+    /// thread-safe, and the callbacks rely on running
     /// where the main actor runs. Handles assert this in debug builds
     /// (``LoopHandle/assertOnLoopThread()``). The runtime pins the app's
     /// loop to the main thread that runs it; a loop driven from Swift

@@ -34,7 +34,7 @@ final class FSEventHandle: LoopHandle {
         guard !isClosing else { return }
         self.callback = callback
         self.onError = onError
-        let result = uv_fs_event_start(raw.assumingMemoryBound(to: uv_fs_event_t.self), fsEventHandleFired, path, 0)
+        let result = uv_fs_event_start(raw.assumingMemoryBound(to: uv_fs_event_t.self), { fsEventHandleFired($0, $1, $2, $3) }, path, 0)
         try LoopError.check(result, "uv_fs_event_start", context: path)
     }
 
@@ -52,7 +52,7 @@ final class FSEventHandle: LoopHandle {
     }
 }
 
-private func fsEventHandleFired(_ handle: UnsafeMutablePointer<uv_fs_event_t>?, _ filename: UnsafePointer<CChar>?, _ events: Int32, _ status: Int32) {
+@MainActor private func fsEventHandleFired(_ handle: UnsafeMutablePointer<uv_fs_event_t>?, _ filename: UnsafePointer<CChar>?, _ events: Int32, _ status: Int32) {
     // `filename` is valid during this call only: copy it first.
     let change = FSEventHandle.Change(
         name: filename.map { String(cString: $0) },

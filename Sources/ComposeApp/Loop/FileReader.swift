@@ -73,7 +73,7 @@ final class FileReader: TurnBudgeted {
         request.pointee.data = Unmanaged.passRetained(self).toOpaque()
         var chunk = uv_buf_init(buffer.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(buffer.count))
         self.request = request
-        let result = uv_fs_read(loop.uv, request, uv_file(fd), &chunk, 1, -1, fileReaderDidRead)
+        let result = uv_fs_read(loop.uv, request, uv_file(fd), &chunk, 1, -1, { fileReaderDidRead($0) })
         if result < 0 {
             self.request = nil
             Unmanaged<FileReader>.fromOpaque(request.pointee.data).release()
@@ -96,13 +96,11 @@ final class FileReader: TurnBudgeted {
     }
 }
 
-private func fileReaderDidRead(_ request: UnsafeMutablePointer<uv_fs_t>?) {
+@MainActor private func fileReaderDidRead(_ request: UnsafeMutablePointer<uv_fs_t>?) {
     guard let request, let data = request.pointee.data else { return }
     let result = request.pointee.result
     uv_fs_req_cleanup(request)
     let reader = Unmanaged<FileReader>.fromOpaque(data)
     request.deallocate()
-    onLoopThread((reader, result)) { read in
-        read.0.takeRetainedValue().didRead(read.1)
-    }
+    reader.takeRetainedValue().didRead(result)
 }

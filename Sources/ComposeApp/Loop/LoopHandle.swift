@@ -77,7 +77,7 @@ class LoopHandle {
         guard !isClosing else { return }
         isClosing = true
         releaseCallbacks()
-        uv_close(handle, loopHandleDidClose)
+        uv_close(handle, { loopHandleDidClose($0) })
     }
 
     /// Asserts, in debug builds only, that the caller runs on the loop's
@@ -100,11 +100,8 @@ class LoopHandle {
         return Unmanaged<LoopHandle>.fromOpaque(data)
     }
 
-    /// Calls `body` on the main actor from a libuv callback with the
-    /// handle's owner and `argument`, unless the owner is closing.
-    ///
-    /// Pass what the callback received as `argument` and keep `body` free
-    /// of captures: a closure without captures needs no allocation.
+    /// Calls `body` with the handle's owner and `argument` from a libuv
+    /// callback, unless the owner is closing.
     ///
     /// Every C callback of this module is registered on handles of one
     /// owner type only (`streamHandleRead` on ``StreamHandle``s, ...), so
@@ -114,21 +111,32 @@ class LoopHandle {
     /// Each call counts as one of the loop's events
     /// (``LoopCounters/events``), unless `counted` is `false` (the turn
     /// handles, which run every turn whatever happens).
-    nonisolated static func dispatch<T: LoopHandle, Argument>(
+    ///
+    /// Main-actor isolated like the callbacks that call it: each is a
+    /// `@MainActor` function, registered with libuv as a closure literal
+    /// formed in main-actor code, so the C function pointer carries that
+    /// isolation. That holds because libuv calls back only from inside
+    /// `uv_run`, and every `uv_run` of this module is made by main-actor
+    /// code (``EventLoop/run()``, ``EventLoop/tearDown()``, `LoopDriver`);
+    /// CLibUV is imported `internal`, so no other module runs this loop.
+    /// Debug builds assert the thread. (No `MainActor.assumeIsolated`: its
+    /// runtime check costs about as much as the rest of a read callback;
+    /// and no cast of a closure's isolation, which is a bit-cast between
+    /// function types.)
+    @inline(__always)
+    static func dispatch<T: LoopHandle, Argument>(
         _ handle: UnsafeMutablePointer<uv_handle_t>?,
         as type: T.Type,
         counted: Bool = true,
         _ argument: Argument,
-        _ body: @escaping @MainActor (T, Argument) -> Void
+        _ body: (T, Argument) -> Void
     ) {
         guard let owner = unmanagedOwner(of: handle) else { return }
         assert(handle.map { EventLoop.owner(of: $0.pointee.loop).isOnLoopThread } ?? true, "a libuv callback on a thread other than its loop's")
-        onLoopThread((owner, argument, body, counted)) { call in
-            let typed = unsafeDowncast(call.0.takeUnretainedValue(), to: T.self)
-            guard !typed.isClosing else { return }
-            if call.3 { typed.loop.counters.pointee.events &+= 1 }
-            call.2(typed, call.1)
-        }
+        let typed = unsafeDowncast(owner.takeUnretainedValue(), to: T.self)
+        guard !typed.isClosing else { return }
+        if counted { typed.loop.counters.pointee.events &+= 1 }
+        body(typed, argument)
     }
 
     fileprivate func didClose() {
@@ -141,27 +149,9 @@ class LoopHandle {
 
 /// The close callback: the only place a handle's memory is freed and its
 /// owner released.
-private func loopHandleDidClose(_ handle: UnsafeMutablePointer<uv_handle_t>?) {
+@MainActor private func loopHandleDidClose(_ handle: UnsafeMutablePointer<uv_handle_t>?) {
     guard let handle, let owner = LoopHandle.unmanagedOwner(of: handle) else { return }
     handle.pointee.data = nil
-    onLoopThread(owner) { owner in
-        owner.takeRetainedValue().didClose()
-    }
+    owner.takeRetainedValue().didClose()
     UnsafeMutableRawPointer(handle).deallocate()
-}
-
-/// Calls `body`, a main-actor function, with `argument` from a libuv callback.
-///
-/// This is `MainActor.assumeIsolated` without its runtime check, which costs
-/// about as much as the rest of a read callback. It is safe because libuv
-/// calls back only from inside `uv_run`, and every `uv_run` of this module
-/// is made by main-actor code (``EventLoop/run()``,
-/// ``EventLoop/tearDown()``, `LoopDriver`): the callback runs synchronously
-/// inside a main-actor function, on the main actor. (CLibUV is imported
-/// `internal`, so no other module runs this loop.) The cast only drops the
-/// isolation from the function type; a synchronous function's calling
-/// convention does not depend on it. Keep `body` free of captures (pass
-/// what it needs as `argument`), so that calling it allocates nothing.
-nonisolated func onLoopThread<Argument>(_ argument: Argument, _ body: @escaping @MainActor (Argument) -> Void) {
-    unsafeBitCast(body, to: ((Argument) -> Void).self)(argument)
 }

@@ -21,7 +21,7 @@ final class PollHandle: LoopHandle {
         assertOnLoopThread()
         guard !isClosing else { return }
         self.callback = callback
-        try LoopError.check(uv_poll_start(raw.assumingMemoryBound(to: uv_poll_t.self), Int32(UV_READABLE.rawValue), pollHandleFired), "uv_poll_start")
+        try LoopError.check(uv_poll_start(raw.assumingMemoryBound(to: uv_poll_t.self), Int32(UV_READABLE.rawValue), { pollHandleFired($0, $1, $2) }), "uv_poll_start")
     }
 
     /// A handle that watches `fd` and owns it: each time `fd` is readable
@@ -64,7 +64,7 @@ final class PollHandle: LoopHandle {
     }
 }
 
-private func pollHandleFired(_ handle: UnsafeMutablePointer<uv_poll_t>?, _ status: Int32, _ events: Int32) {
+@MainActor private func pollHandleFired(_ handle: UnsafeMutablePointer<uv_poll_t>?, _ status: Int32, _ events: Int32) {
     LoopHandle.dispatch(compose_uv_handle(handle), as: PollHandle.self, ()) { owner, _ in
         owner.fire()
     }

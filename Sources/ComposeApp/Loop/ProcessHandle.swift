@@ -207,7 +207,7 @@ final class ProcessHandle: LoopHandle {
             withOptionalCString(workingDirectory) { cwd in
                 containers.withUnsafeMutableBufferPointer { containers in
                     var options = uv_process_options_t()
-                    options.exit_cb = processHandleExited
+                    options.exit_cb = { processHandleExited($0, $1, $2) }
                     options.file = file
                     options.args = argv.pointer
                     options.env = envp?.pointer
@@ -258,7 +258,7 @@ private struct CStringArray {
     }
 }
 
-private func processHandleExited(_ process: UnsafeMutablePointer<uv_process_t>?, _ status: Int64, _ signal: Int32) {
+@MainActor private func processHandleExited(_ process: UnsafeMutablePointer<uv_process_t>?, _ status: Int64, _ signal: Int32) {
     LoopHandle.dispatch(compose_uv_handle(process), as: ProcessHandle.self, (status, signal)) { owner, exit in
         owner.exited(status: exit.0, signal: exit.1)
     }

@@ -18,7 +18,7 @@ final class SignalHandle: LoopHandle {
         assertOnLoopThread()
         guard !isClosing else { return }
         self.callback = callback
-        try LoopError.check(uv_signal_start(raw.assumingMemoryBound(to: uv_signal_t.self), signalHandleFired, signal), "uv_signal_start", context: "signal \(signal)")
+        try LoopError.check(uv_signal_start(raw.assumingMemoryBound(to: uv_signal_t.self), { signalHandleFired($0, $1) }, signal), "uv_signal_start", context: "signal \(signal)")
         // A blocked signal stays pending and never reaches libuv's handler.
         // Children inherit their parent's signal mask, and a parent that
         // spawns from a dispatch worker thread (Foundation's Process in Swift
@@ -46,7 +46,7 @@ final class SignalHandle: LoopHandle {
     }
 }
 
-private func signalHandleFired(_ handle: UnsafeMutablePointer<uv_signal_t>?, _ signal: Int32) {
+@MainActor private func signalHandleFired(_ handle: UnsafeMutablePointer<uv_signal_t>?, _ signal: Int32) {
     LoopHandle.dispatch(compose_uv_handle(handle), as: SignalHandle.self, signal) { owner, signal in
         owner.fire(signal)
     }

@@ -46,7 +46,11 @@ class StreamHandle: LoopHandle {
     /// ``receiver``'s storage, unretained, for the read callback.
     // @exclusivity(unchecked): read on every chunk; set only in plain
     // statements on the main actor, and no access spans a call.
+    #if DEBUG
+    private final var unretainedReceiver: Unmanaged<AnyObject>?
+    #else
     @exclusivity(unchecked) private final var unretainedReceiver: Unmanaged<AnyObject>?
+    #endif
     /// End of input (`nil`) or a read error.
     final var onEnd: (@MainActor (LoopError?) -> Void)?
     /// A queued write finished (its byte count, and an error if it failed).
@@ -137,7 +141,7 @@ class StreamHandle: LoopHandle {
             holdUntilNextTurn()
             return
         }
-        try LoopError.check(uv_read_start(stream, streamHandleAllocate, streamHandleRead), "uv_read_start")
+        try LoopError.check(uv_read_start(stream, streamHandleAllocate, { streamHandleRead($0, $1, $2) }), "uv_read_start")
     }
 
     final func stopReading() {
@@ -195,7 +199,7 @@ extension StreamHandle: TurnBudgeted {
                 return
             }
         }
-        if uv_read_start(stream, streamHandleAllocate, streamHandleRead) < 0 {
+        if uv_read_start(stream, streamHandleAllocate, { streamHandleRead($0, $1, $2) }) < 0 {
             // Left for the next read to report; nothing to resume.
             wantsToRead = false
         }
@@ -257,7 +261,7 @@ extension StreamHandle {
         #if DEBUG
         loop.writeCalls &+= 1
         #endif
-        let result = uv_write(request, stream, &buffer, 1, streamHandleWritten)
+        let result = uv_write(request, stream, &buffer, 1, { streamHandleWritten($0, $1) })
         if result < 0 {
             memory.deallocate()
             throw LoopError("uv_write", code: result)
@@ -269,7 +273,7 @@ extension StreamHandle {
     final func shutdown() throws(LoopError) {
         assertOnLoopThread()
         let request = UnsafeMutablePointer<uv_shutdown_t>.allocate(capacity: 1)
-        let result = uv_shutdown(request, stream, streamHandleShutDown)
+        let result = uv_shutdown(request, stream, { streamHandleShutDown($0, $1) })
         if result < 0 {
             request.deallocate()
             throw LoopError("uv_shutdown", code: result)
@@ -289,14 +293,11 @@ private func streamHandleAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, 
     buffer.unsafelyUnwrapped.pointee = uv_buf_t(base: readBuffer.base.assumingMemoryBound(to: CChar.self), len: readBuffer.size)
 }
 
-/// ``StreamHandle/didRead(_:in:)`` as the read callback calls it.
-private typealias ReadDelivery = (StreamHandle, Int, consuming ReadBuffer) -> ReadBuffer
-
 /// The read callback, on every chunk: no generic ``LoopHandle/dispatch(_:as:counted:_:_:)``
 /// here, whose argument tuple and closure layers cost retains and calls;
 /// the handle is borrowed (see below) and called directly, and the read
 /// buffer moves into the chunk and back (no reference counting).
-private func streamHandleRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {
+@MainActor private func streamHandleRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {
     // Unchecked: libuv passes its stream, with its loop, never null.
     let stream = stream.unsafelyUnwrapped
     guard count != 0, let data = stream.pointee.data else { return }
@@ -305,17 +306,14 @@ private func streamHandleRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ co
     // close callback, which libuv runs after every read callback of the
     // handle (and not during one). Only streams are registered with this
     // callback (``StreamHandle/startReading()``).
-    Unmanaged<StreamHandle>.fromOpaque(data)._withUnsafeGuaranteedRef { owner in
+    Unmanaged<StreamHandle>.fromOpaque(data).withBorrowed { owner in
         // The slot's reference moves into the delivered chunk and comes
         // back when the delivery ends, so the chunk costs no retain and
         // release. Meanwhile nothing reads the slot: libuv allocates only
         // for its next read, never during a read callback, and
         // ``EventLoop/readBuffer(of:)`` is never called during a delivery
         // (asserted in debug builds).
-        // On the grounds of onLoopThread(_:_:), without its generic
-        // argument (which would cost a reabstraction thunk).
-        let body: @MainActor (StreamHandle, Int, consuming ReadBuffer) -> ReadBuffer = { $0.didRead($1, in: $2) }
-        slot.initialize(to: unsafeBitCast(body, to: ReadDelivery.self)(owner, count, slot.move()))
+        slot.initialize(to: owner.didRead(count, in: slot.move()))
     }
     EventLoop.renewReadBufferIfKept(slot)
 }
@@ -360,7 +358,7 @@ extension StreamHandle {
     }
 }
 
-private func streamHandleWritten(_ request: UnsafeMutablePointer<uv_write_t>?, _ status: Int32) {
+@MainActor private func streamHandleWritten(_ request: UnsafeMutablePointer<uv_write_t>?, _ status: Int32) {
     guard let request else { return }
     let count = Int(bitPattern: request.pointee.data)
     let stream = request.pointee.handle
@@ -372,7 +370,7 @@ private func streamHandleWritten(_ request: UnsafeMutablePointer<uv_write_t>?, _
     }
 }
 
-private func streamHandleShutDown(_ request: UnsafeMutablePointer<uv_shutdown_t>?, _ status: Int32) {
+@MainActor private func streamHandleShutDown(_ request: UnsafeMutablePointer<uv_shutdown_t>?, _ status: Int32) {
     guard let request else { return }
     let stream = request.pointee.handle
     request.deallocate()

@@ -34,7 +34,7 @@ final class TimerHandle: LoopHandle {
         // timer starts before the loop runs or after a long callback; without
         // this the first firing comes early by that much.
         uv_update_time(handle.pointee.loop)
-        uv_timer_start(timer, timerHandleFired, timeout, interval)
+        uv_timer_start(timer, { timerHandleFired($0) }, timeout, interval)
     }
 
     func stop() {
@@ -59,7 +59,7 @@ final class TimerHandle: LoopHandle {
     }
 }
 
-private func timerHandleFired(_ timer: UnsafeMutablePointer<uv_timer_t>?) {
+@MainActor private func timerHandleFired(_ timer: UnsafeMutablePointer<uv_timer_t>?) {
     LoopHandle.dispatch(compose_uv_handle(timer), as: TimerHandle.self, ()) { owner, _ in
         owner.fire()
     }

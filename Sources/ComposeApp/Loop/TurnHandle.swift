@@ -50,8 +50,8 @@ final class TurnHandle: LoopHandle {
         assertOnLoopThread()
         guard !isClosing else { return }
         switch phase {
-        case .beforePoll: uv_prepare_start(raw.assumingMemoryBound(to: uv_prepare_t.self), turnHandlePrepared)
-        case .afterPoll: uv_check_start(raw.assumingMemoryBound(to: uv_check_t.self), turnHandleChecked)
+        case .beforePoll: uv_prepare_start(raw.assumingMemoryBound(to: uv_prepare_t.self), { turnHandlePrepared($0) })
+        case .afterPoll: uv_check_start(raw.assumingMemoryBound(to: uv_check_t.self), { turnHandleChecked($0) })
         case .idle: uv_idle_start(raw.assumingMemoryBound(to: uv_idle_t.self), turnHandleIdled)
         }
         keepsLoopAlive = false
@@ -73,23 +73,23 @@ final class TurnHandle: LoopHandle {
 /// only counts the turn, through the loop's ``TurnState`` pointer, without
 /// entering the loop object (no retain, no closure); otherwise it calls
 /// ``EventLoop/turnWillWait()``, which does the same and the rest.
-private func turnHandlePrepared(_ handle: UnsafeMutablePointer<uv_prepare_t>?) {
+@MainActor private func turnHandlePrepared(_ handle: UnsafeMutablePointer<uv_prepare_t>?) {
     guard let uv = handle?.pointee.loop else { return }
     let state = EventLoop.turnState(of: uv)
     if state.pointee.endOfTurnWork.isEmpty, state.pointee.pausedByBudget.isEmpty {
         state.pointee.turn &+= 1
         return
     }
-    onLoopThread(uv) { uv in EventLoop.owner(of: uv).turnWillWait() }
+    EventLoop.owner(of: uv).turnWillWait()
 }
 
 /// Enters the loop only when the turn batched work (see
 /// ``turnHandlePrepared(_:)``); the handle runs only while some is
 /// registered (``EventLoop/atEndOfTurn(_:)`` starts it, ``EventLoop/finishTurn()``
 /// stops it), so the check is a safeguard.
-private func turnHandleChecked(_ handle: UnsafeMutablePointer<uv_check_t>?) {
+@MainActor private func turnHandleChecked(_ handle: UnsafeMutablePointer<uv_check_t>?) {
     guard let uv = handle?.pointee.loop, !EventLoop.turnState(of: uv).pointee.endOfTurnWork.isEmpty else { return }
-    onLoopThread(uv) { uv in EventLoop.owner(of: uv).finishTurn() }
+    EventLoop.owner(of: uv).finishTurn()
 }
 
 /// Nothing to do: a started idle handle only keeps the loop from waiting.

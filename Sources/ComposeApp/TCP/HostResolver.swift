@@ -24,7 +24,7 @@ enum HostResolver {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        let result = uv_getaddrinfo(loop.uv, request, hostResolved, host, nil, &hints)
+        let result = uv_getaddrinfo(loop.uv, request, { hostResolved($0, $1, $2) }, host, nil, &hints)
         if result < 0 {
             Unmanaged<Pending>.fromOpaque(request.pointee.data).release()
             request.deallocate()
@@ -46,7 +46,7 @@ enum HostResolver {
     }
 }
 
-private func hostResolved(_ request: UnsafeMutablePointer<uv_getaddrinfo_t>?, _ status: Int32, _ list: UnsafeMutablePointer<addrinfo>?) {
+@MainActor private func hostResolved(_ request: UnsafeMutablePointer<uv_getaddrinfo_t>?, _ status: Int32, _ list: UnsafeMutablePointer<addrinfo>?) {
     guard let request else { return }
     let pending = Unmanaged<HostResolver.Pending>.fromOpaque(request.pointee.data).takeRetainedValue()
     request.deallocate()
@@ -67,5 +67,5 @@ private func hostResolved(_ request: UnsafeMutablePointer<uv_getaddrinfo_t>?, _ 
     } else {
         result = .success(addresses)
     }
-    onLoopThread((pending.completion, result)) { call in call.0(call.1) }
+    pending.completion(result)
 }

@@ -156,18 +156,34 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     // only in plain statements), so no two accesses can overlap.
 
     /// Bytes handed to libuv's write queue and not yet written.
+    #if DEBUG
+    private var inFlight = 0
+    #else
     @exclusivity(unchecked) private var inFlight = 0
+    #endif
     /// Small writes made after the first one of a loop turn; they leave
     /// together, in one write call, at the end of the turn.
+    #if DEBUG
+    private var batch: [UInt8] = []
+    #else
     @exclusivity(unchecked) private var batch: [UInt8] = []
+    #endif
     /// Whether this connection wrote in the current loop turn (and so
     /// waits for its end, when the batch leaves).
+    #if DEBUG
+    private var awaitsEndOfTurn = false
+    #else
     @exclusivity(unchecked) private var awaitsEndOfTurn = false
+    #endif
     /// The loop turn in which the last write went to the socket at once
     /// (``TurnState/turn``): a second write in that turn is batched. The
     /// first write of a turn needs no end-of-turn registration: with
     /// nothing batched, the turn's end would have nothing to do.
+    #if DEBUG
+    private var directWriteTurn = -1
+    #else
     @exclusivity(unchecked) private var directWriteTurn = -1
+    #endif
     private var isReading = false
     private var wantsReading = false
     /// Whether the queue reached ``highWaterMark`` and has not drained to
@@ -178,11 +194,27 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// check on every write. These four are unchecked on the grounds given
     /// above ``inFlight`` (TCPConnection+Drain.swift only reads them, in
     /// plain statements).
+    #if DEBUG
+    private var open = true
+    #else
     @exclusivity(unchecked) private var open = true
+    #endif
+    #if DEBUG
+    private var full = false
+    #else
     @exclusivity(unchecked) private var full = false
+    #endif
     /// Whether ``close()`` waits for the queue to be written out.
+    #if DEBUG
+    private(set) var closeAfterFlush = false
+    #else
     @exclusivity(unchecked) private(set) var closeAfterFlush = false
+    #endif
+    #if DEBUG
+    private var writeIsShut = false
+    #else
     @exclusivity(unchecked) private var writeIsShut = false
+    #endif
     private var closeReason: CloseReason?
     private var lineSplitter: LineSplitter?
     /// The idle check (see ``idleTimeout``) and what it watches.

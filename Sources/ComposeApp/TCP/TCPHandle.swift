@@ -50,7 +50,7 @@ final class TCPHandle: StreamHandle {
 
     func listen(backlog: Int32, address: String) throws(LoopError) {
         assertOnLoopThread()
-        try LoopError.check(uv_listen(stream, backlog, tcpHandleConnection), "uv_listen", context: address)
+        try LoopError.check(uv_listen(stream, backlog, { tcpHandleConnection($0, $1) }), "uv_listen", context: address)
     }
 
     func accept(into client: TCPHandle) throws(LoopError) {
@@ -63,7 +63,7 @@ final class TCPHandle: StreamHandle {
     func connect(to address: SocketAddress) throws(LoopError) {
         assertOnLoopThread()
         let request = UnsafeMutablePointer<uv_connect_t>.allocate(capacity: 1)
-        let result = address.withSockaddr { uv_tcp_connect(request, tcp, $0, tcpHandleConnected) }
+        let result = address.withSockaddr { uv_tcp_connect(request, tcp, $0, { tcpHandleConnected($0, $1) }) }
         if result < 0 {
             request.deallocate()
             throw LoopError("uv_tcp_connect", code: result, context: address.description)
@@ -122,13 +122,13 @@ final class TCPHandle: StreamHandle {
     }
 }
 
-private func tcpHandleConnection(_ server: UnsafeMutablePointer<uv_stream_t>?, _ status: Int32) {
+@MainActor private func tcpHandleConnection(_ server: UnsafeMutablePointer<uv_stream_t>?, _ status: Int32) {
     LoopHandle.dispatch(compose_uv_handle(server), as: TCPHandle.self, status) { owner, status in
         owner.onConnection?(status < 0 ? LoopError("uv_listen", code: status) : nil)
     }
 }
 
-private func tcpHandleConnected(_ request: UnsafeMutablePointer<uv_connect_t>?, _ status: Int32) {
+@MainActor private func tcpHandleConnected(_ request: UnsafeMutablePointer<uv_connect_t>?, _ status: Int32) {
     guard let request else { return }
     let stream = request.pointee.handle
     request.deallocate()

@@ -41,7 +41,7 @@ final class UnixSocketHandle: StreamHandle {
 
     func listen(backlog: Int32) throws(LoopError) {
         assertOnLoopThread()
-        try LoopError.check(uv_listen(stream, backlog, unixSocketHandleConnection), "uv_listen", context: path)
+        try LoopError.check(uv_listen(stream, backlog, { unixSocketHandleConnection($0, $1) }), "uv_listen", context: path)
     }
 
     func accept(into client: UnixSocketHandle) throws(LoopError) {
@@ -57,17 +57,17 @@ final class UnixSocketHandle: StreamHandle {
         assertOnLoopThread()
         self.path = path
         let request = UnsafeMutablePointer<uv_connect_t>.allocate(capacity: 1)
-        uv_pipe_connect(request, pipe, path, unixSocketHandleConnected)
+        uv_pipe_connect(request, pipe, path, { unixSocketHandleConnected($0, $1) })
     }
 }
 
-private func unixSocketHandleConnection(_ server: UnsafeMutablePointer<uv_stream_t>?, _ status: Int32) {
+@MainActor private func unixSocketHandleConnection(_ server: UnsafeMutablePointer<uv_stream_t>?, _ status: Int32) {
     LoopHandle.dispatch(compose_uv_handle(server), as: UnixSocketHandle.self, status) { owner, status in
         owner.onConnection?(status < 0 ? LoopError("uv_listen", code: status, context: owner.path) : nil)
     }
 }
 
-private func unixSocketHandleConnected(_ request: UnsafeMutablePointer<uv_connect_t>?, _ status: Int32) {
+@MainActor private func unixSocketHandleConnected(_ request: UnsafeMutablePointer<uv_connect_t>?, _ status: Int32) {
     guard let request else { return }
     let stream = request.pointee.handle
     request.deallocate()
