@@ -98,7 +98,7 @@ extension ScriptedProcess {
 
         /// Writes `bytes` to the child's standard output.
         public func writeOutput(_ bytes: [UInt8]) {
-            perform { process.writeOutput(bytes) }
+            perform("ScriptedProcess.Run.writeOutput(_:)") { process.writeOutput(bytes) }
         }
 
         /// Writes the UTF-8 bytes of `text` to the child's standard error.
@@ -108,24 +108,24 @@ extension ScriptedProcess {
 
         /// Writes `bytes` to the child's standard error.
         public func writeError(_ bytes: [UInt8]) {
-            perform { process.writeOutput(bytes, isError: true) }
+            perform("ScriptedProcess.Run.writeError(_:)") { process.writeOutput(bytes, isError: true) }
         }
 
         /// Ends the run with `status`: the app gets the output written
         /// before, then `didExit` with `Termination(status: status, signal: nil)`.
         /// Ignored once the run ended.
         public func exit(status: Int32 = 0) {
-            perform { process.exit(ChildProcess.Termination(status: Int64(status), signal: nil)) }
+            perform("ScriptedProcess.Run.exit(status:)") { process.exit(ChildProcess.Termination(status: Int64(status), signal: nil)) }
         }
 
         /// Ends the run as killed by `signal`: `didExit` gets
         /// `Termination(status: 0, signal: signal.rawValue)`.
         public func exit(signal: ProcessSignal.Name) {
-            perform { process.exit(ChildProcess.Termination(status: 0, signal: signal.rawValue)) }
+            perform("ScriptedProcess.Run.exit(signal:)") { process.exit(ChildProcess.Termination(status: 0, signal: signal.rawValue)) }
         }
 
-        private func perform(_ body: () -> Void) {
-            if let app { app.perform(body) } else { body() }
+        private func perform(_ call: @autoclosure () -> String, _ body: () -> Void) {
+            if let app { app.perform(call(), body) } else { body() }
         }
     }
 }

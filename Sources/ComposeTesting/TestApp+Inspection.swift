@@ -16,7 +16,7 @@ extension TestApp {
     ///
     /// A request the app cannot answer gives `error: MESSAGE (CODE)` (for a
     /// JSON request, the protocol's error line). For `follow`, which
-    /// streams, use ``inspector()``.
+    /// streams, use ``inspector()``. Not reentrant, as ``TestApp/run(_:)``.
     ///
     /// - Parameter request: A request line: words (`tree`, `loop`,
     ///   `open ROUTE`, `counting off`, each with an optional `--json`) or
@@ -24,11 +24,13 @@ extension TestApp {
     /// - Returns: The reply's lines, joined by newlines.
     @discardableResult
     public func inspect(_ request: String) -> String {
-        let inspector = inspector()
-        inspector.send(request)
-        inspector.close()
-        runUntilIdle()
-        return inspector.lines.joined(separator: "\n")
+        drive("TestApp.inspect(_:)") {
+            let inspector = inspector()
+            inspector.send(request)
+            inspector.close()
+            drainDue()
+            return inspector.lines.joined(separator: "\n")
+        }
     }
 
     /// An inspection session that stays open, for `follow`: every reply

@@ -31,8 +31,14 @@ extension TestApp {
     /// - Parameters:
     ///   - trace: The recording.
     ///   - inputs: The paths whose sends are replayed rather than compared.
+    /// Not reentrant, as ``run(_:)``.
+    ///
     /// - Returns: What was recorded and what the app did.
     public func replay(_ trace: Trace, inputs: [String]) -> TraceReplay {
+        drive("TestApp.replay(_:inputs:)") { replayInputs(of: trace, inputs: inputs) }
+    }
+
+    private func replayInputs(of trace: Trace, inputs: [String]) -> TraceReplay {
         let isInput = { (path: String) in inputs.contains { Self.path(path, isAtOrBelow: $0) } }
         let isRecorded = { (path: String) in trace.paths.isEmpty || trace.paths.contains { Self.path(path, isAtOrBelow: $0) } }
         let firstEvent = events.count
@@ -43,14 +49,15 @@ extension TestApp {
         let origin = now
         for entry in trace.entries where isInput(entry.path) {
             let due = origin + .nanoseconds(Int64((entry.time * 1e9).rounded()))
-            if due > now { advance(by: due - now) }
+            if due > now { moveTime(by: due - now) }
             guard let tree else {
                 problems.append("\(entry): the app has no tree (it did not start, or it ended).")
                 break
             }
-            let outcome = run {
+            let outcome = context.run {
                 tree.sendReplayed(toEmitterAt: entry.path) { type in try Self.decode(entry, as: type) }
             }
+            drainDue()
             switch outcome {
             case .sent: replayed += 1
             case .noEmitter: problems.append("\(entry): no emitter has this path in the app.")
@@ -60,9 +67,9 @@ extension TestApp {
         }
         // What the app does after the last input, up to the recording's end.
         if let end = trace.entries.last.map({ origin + .nanoseconds(Int64(($0.time * 1e9).rounded())) }), end > now {
-            advance(by: end - now)
+            moveTime(by: end - now)
         }
-        runUntilIdle()
+        drainDue()
         let expected = trace.entries.filter { !isInput($0.path) }
         let actual = events.filter { $0.kind == .sent && isRecorded($0.path) && !isInput($0.path) }.map(Self.entry)
         // The replay asserted the events it compared.

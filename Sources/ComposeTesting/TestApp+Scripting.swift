@@ -108,11 +108,14 @@ extension TestApp {
     /// as the app's code (a script's handler), everything it made due: what
     /// a test does directly is answered by the time the call returns, and
     /// what a script does inside the app's call is delivered after it.
-    func perform(_ body: () -> Void) {
+    ///
+    /// - Parameter call: The caller's name, for the message of a
+    ///   re-entrant call (see ``drive(_:_:)``).
+    func perform(_ call: @autoclosure () -> String, _ body: () -> Void) {
         if AppContext.current === context {
             body()
         } else {
-            run(body)
+            runAsApp(call(), body)
         }
     }
 }

@@ -12,9 +12,10 @@ extension TestApp {
         context.statePersistence = statePersistence.make(context, stateStorage)
     }
 
-    /// Saves every unsaved persisted state now, as a shutdown does.
+    /// Saves every unsaved persisted state now, as a shutdown does. Not
+    /// reentrant, as ``run(_:)``.
     public func flushState() {
-        run { (context.statePersistence as? any FlushableStatePersistence)?.flush() }
+        runAsApp("TestApp.flushState()") { (context.statePersistence as? any FlushableStatePersistence)?.flush() }
     }
 }
 

@@ -56,6 +56,11 @@ public final class TestApp {
     let statePersistence: StatePersistenceFactory
     private let shutdownSignals: [ProcessSignal.Name]
     private var deadline: ScheduledAction?
+    /// Whether a driver (``runUntilIdle()``, ``advance(by:)``, ``run(_:)``,
+    /// ...) is running: one called from the code it runs (an observer, a
+    /// timer) stops the process (see `ReentryGuard`). Async drivers hold
+    /// it only between their suspensions.
+    private var reentry = ReentryGuard()
 
     /// Runs `App` as `StartupComponent.main()` does: registers and starts
     /// its services, then `init()`, `willBindRootComponent()`, binding,
@@ -175,7 +180,7 @@ public final class TestApp {
                         context.shutdown.startFailed(status: nil, reason: "interrupted while its services started")
                     }
                 }
-                runUntilIdle()
+                drainDue()
                 events.startHasEnded()
             }
         }
@@ -199,96 +204,156 @@ public final class TestApp {
     public var now: Duration { scheduler.now }
 
     // MARK: Driving
+    //
+    // Every driver is not reentrant (see `ReentryGuard`): called from the
+    // code it runs (an observer, a timer, a script's handler), it stops
+    // the process with a message naming it. The public drivers mark the
+    // app as driven for their synchronous part (`drive`) and build on the
+    // unguarded `drainDue()` and `moveTime(by:)`, never on each other.
 
     /// Runs `body` as the app's code (`AppContext.current` is the app's
     /// context), then everything it made due.
+    ///
+    /// Like every driver of the app, not reentrant: called from the code
+    /// the app runs (an observer, a timer), it stops the process. Send to
+    /// the app's emitters there instead.
     @discardableResult
     public func run<R>(_ body: () throws -> R) rethrows -> R {
-        let result = try context.run(body)
-        runUntilIdle()
-        return result
+        try runAsApp("TestApp.run(_:)", body)
     }
 
     /// Moves virtual time forward by `duration`: timers, `debounce`,
     /// `delay`, timeouts and the shutdown deadline fire on the way, in time
     /// order, and the async work each one starts runs before the next.
+    /// Not reentrant, as ``run(_:)``.
     public func advance(by duration: Duration) {
-        let target = scheduler.now + duration
-        context.run {
-            runUntilIdle()
-            while let due = scheduler.nextDueTime, due <= target {
-                scheduler.advance(by: due - scheduler.now)
-                runUntilIdle()
-            }
-            scheduler.advance(by: target - scheduler.now)
-        }
-        runUntilIdle()
+        drive("TestApp.advance(by:)") { moveTime(by: duration) }
     }
 
     /// Moves virtual time forward by `duration`, letting the app's tasks
     /// run on the way: like ``advance(by:)``, and each time the clock moves,
     /// the tasks it woke (sleeps on `AppContext.clock`, tasks observers
     /// started) run before it moves again, so they resume in virtual-time
-    /// order.
+    /// order. Not reentrant, as ``run(_:)`` (a task may call it while the
+    /// test awaits another driver: they take turns at each suspension).
     ///
     /// ```swift
     /// await app.advance(by: .seconds(10))   // a task sleeping 5 s ran at 5 s
     /// ```
     public func advance(by duration: Duration) async {
-        let target = scheduler.now + duration
-        await settle()
-        while let due = scheduler.nextDueTime, due <= target {
-            context.run { scheduler.advance(by: due - scheduler.now) }
-            await settle()
-        }
-        context.run { scheduler.advance(by: target - scheduler.now) }
-        await settle()
+        await moveTime(by: duration, as: "TestApp.advance(by:)")
     }
 
     /// Runs everything due now without moving time: the actions due at
-    /// this virtual instant, and those they schedule for it.
+    /// this virtual instant, and those they schedule for it. Not
+    /// reentrant, as ``run(_:)``.
     ///
     /// Tasks that observers start (`Task { @MainActor in ... }`) run when
     /// the test yields the main actor: `await app.settle()`.
     public func runUntilIdle() {
+        drive("TestApp.runUntilIdle()") { drainDue() }
+    }
+
+    /// Lets the main actor's pending jobs run (tasks observers started, and
+    /// their continuations), then runs what they made due now; `rounds`
+    /// bounds how many times it yields. Not reentrant, as ``run(_:)``.
+    public func settle(rounds: Int = 16) async {
+        await settle(rounds: rounds, as: "TestApp.settle(rounds:)")
+    }
+
+    /// Runs `body` as the driver `call`: stops the process when a driver
+    /// of the app, or its clock, is running already.
+    func drive<R>(_ call: @autoclosure () -> String, _ body: () throws -> R) rethrows -> R {
+        if scheduler.isRunningActions { ReentryGuard.reentered(call(), from: VirtualScheduler.actionCode) }
+        reentry.enter(call())
+        defer { reentry.leave() }
+        return try body()
+    }
+
+    /// Runs `body` as the app's code, then what it made due, as the
+    /// driver `call`.
+    func runAsApp<R>(_ call: @autoclosure () -> String, _ body: () throws -> R) rethrows -> R {
+        try drive(call()) {
+            let result = try context.run(body)
+            drainDue()
+            return result
+        }
+    }
+
+    /// ``runUntilIdle()``, unguarded: for the drivers.
+    func drainDue() {
         context.run {
             scheduler.runDue()
             checkFinished()
         }
     }
 
-    /// Lets the main actor's pending jobs run (tasks observers started, and
-    /// their continuations), then runs what they made due now; `rounds`
-    /// bounds how many times it yields.
-    public func settle(rounds: Int = 16) async {
+    /// ``advance(by:)``, unguarded: for the drivers.
+    func moveTime(by duration: Duration) {
+        let target = scheduler.now + duration
+        context.run {
+            drainDue()
+            while let due = scheduler.nextDueTime, due <= target {
+                scheduler.advance(by: due - scheduler.now)
+                drainDue()
+            }
+            scheduler.advance(by: target - scheduler.now)
+        }
+        drainDue()
+    }
+
+    /// ``advance(by:)`` (async) as the driver `call`.
+    private func moveTime(by duration: Duration, as call: String) async {
+        let target = scheduler.now + duration
+        await settle(as: call)
+        while let due = scheduler.nextDueTime, due <= target {
+            drive(call) { context.run { scheduler.advance(by: due - scheduler.now) } }
+            await settle(as: call)
+        }
+        drive(call) { context.run { scheduler.advance(by: target - scheduler.now) } }
+        await settle(as: call)
+    }
+
+    /// ``settle(rounds:)`` as the driver `call`: guarded only between its
+    /// suspensions, where the tasks it lets run are not inside it.
+    private func settle(rounds: Int = 16, as call: String) async {
         for _ in 0..<rounds {
-            runUntilIdle()
+            drive(call) { drainDue() }
             await Task.yield()
         }
-        runUntilIdle()
+        drive(call) { drainDue() }
     }
 
     /// Connects a client to the app's `TCPServer` listening on `port`; the
     /// server accepts it at once. Nothing touches a real socket.
+    ///
+    /// Not reentrant, as ``run(_:)``.
     ///
     /// - Throws: `LoopError.Code.connectionRefused` when no server of the
     ///   app listens on `port`.
     public func connect(port: UInt16) throws(LoopError) -> TestPeer {
         // A test context always has its simulated network.
         let network = context.simulatedNetwork!
-        let connected: Result<SimulatedPeer, LoopError> = context.run {
-            do throws(LoopError) { return .success(try network.connect(port: port)) } catch { return .failure(error) }
+        let connected: Result<SimulatedPeer, LoopError> = drive("TestApp.connect(port:)") {
+            let connected: Result<SimulatedPeer, LoopError> = context.run {
+                do throws(LoopError) { return .success(try network.connect(port: port)) } catch { return .failure(error) }
+            }
+            drainDue()
+            return connected
         }
-        let peer = try connected.get()
-        runUntilIdle()
-        return TestPeer(peer, app: self)
+        return TestPeer(try connected.get(), app: self)
     }
 
     /// Delivers a process signal: to the app's `ProcessSignal`s, and, for a
     /// shutdown signal, to its graceful shutdown (a second one during the
     /// shutdown ends the app at once with 128 + the signal number).
     /// `SIGHUP` first reloads the app's configuration, as in a running app.
+    /// Not reentrant, as ``run(_:)``.
     public func send(_ signal: ProcessSignal.Name) {
+        drive("TestApp.send(_:)") { deliver(signal) }
+    }
+
+    private func deliver(_ signal: ProcessSignal.Name) {
         context.run {
             if signal == .hangup, !shutdownSignals.contains(.hangup) { context.systemd.reload { context.configuration.reload() } }
             context.simulatedSignals.send(signal.rawValue)
@@ -297,48 +362,52 @@ public final class TestApp {
                 finish()
             }
         }
-        runUntilIdle()
+        drainDue()
     }
 
     /// Runs the app on virtual time until it ends: time jumps from one
     /// scheduled action to the next. An app that nothing keeps running
     /// (no started timer, ...) shuts down as a real one does. Gives up after
-    /// `limit` of virtual time (then ``exitStatus`` is still `nil`).
+    /// `limit` of virtual time (then ``exitStatus`` is still `nil`). Not
+    /// reentrant, as ``run(_:)``.
     public func runUntilExit(limit: Duration = .seconds(24 * 3600)) {
-        let end = scheduler.now + limit
-        runUntilIdle()
-        while !hasExited, scheduler.now < end {
-            if context.shutdown.phase == .running, context.activeWork == 0 {
-                context.run { context.shutdown.idle() }
-                runUntilIdle()
-                continue
+        drive("TestApp.runUntilExit(limit:)") {
+            let end = scheduler.now + limit
+            drainDue()
+            while !hasExited, scheduler.now < end {
+                if context.shutdown.phase == .running, context.activeWork == 0 {
+                    context.run { context.shutdown.idle() }
+                    drainDue()
+                    continue
+                }
+                guard let due = scheduler.nextDueTime, due <= end else {
+                    moveTime(by: end - scheduler.now)
+                    break
+                }
+                moveTime(by: due - scheduler.now)
             }
-            guard let due = scheduler.nextDueTime, due <= end else {
-                advance(by: end - scheduler.now)
-                break
-            }
-            advance(by: due - scheduler.now)
         }
     }
 
     /// Runs the app on virtual time until it ends, as ``runUntilExit(limit:)``
     /// does, letting the app's tasks run each time the clock moves (see
     /// `advance(by:)`, async): for apps whose async code sleeps on
-    /// `AppContext.clock`.
+    /// `AppContext.clock`. Not reentrant, as ``run(_:)``.
     public func runUntilExit(limit: Duration = .seconds(24 * 3600)) async {
+        let call = "TestApp.runUntilExit(limit:)"
         let end = scheduler.now + limit
-        await settle()
+        await settle(as: call)
         while !hasExited, scheduler.now < end {
             if context.shutdown.phase == .running, context.activeWork == 0 {
-                context.run { context.shutdown.idle() }
-                await settle()
+                drive(call) { context.run { context.shutdown.idle() } }
+                await settle(as: call)
                 continue
             }
             guard let due = scheduler.nextDueTime, due <= end else {
-                await advance(by: end - scheduler.now)
+                await moveTime(by: end - scheduler.now, as: call)
                 break
             }
-            await advance(by: due - scheduler.now)
+            await moveTime(by: due - scheduler.now, as: call)
         }
     }
 

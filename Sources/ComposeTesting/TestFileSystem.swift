@@ -33,7 +33,7 @@ public struct TestFileSystem {
     /// directory. `deleted` makes the path missing; the other kinds make it
     /// exist.
     public func send(_ kind: FileWatcher.Event.Kind, at path: String) {
-        app.perform { files.change(kind, at: path) }
+        app.perform("TestFileSystem.send(_:at:)") { files.change(kind, at: path) }
     }
 
     /// The contents or attributes of `path` changed (`FileWatcher.Event.Kind.modified`).

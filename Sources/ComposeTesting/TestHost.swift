@@ -48,8 +48,11 @@ public final class TestHost<Root: Component> {
         tree.node(at: path)
     }
 
-    /// Advances virtual time.
+    /// Advances virtual time. Not reentrant: called from an action of the
+    /// clock or an observer it calls, it stops the process (see
+    /// `VirtualScheduler.advance(by:)`).
     public func advance(by duration: Duration) {
+        if scheduler.isRunningActions { ReentryGuard.reentered("TestHost.advance(by:)", from: VirtualScheduler.actionCode) }
         scheduler.advance(by: duration)
     }
 }

@@ -45,7 +45,7 @@ public final class TestPeer {
 
     /// Sends `bytes`.
     public func write(_ bytes: [UInt8]) {
-        run { peer.write(bytes) }
+        run("TestPeer.write(_:)") { peer.write(bytes) }
     }
 
     /// The complete lines received since the last call (without `\n` or
@@ -72,23 +72,23 @@ public final class TestPeer {
     /// Reads again: what the buffer held arrives, and the app's queued
     /// writes flow (its write callbacks, `didBecomeWritable`, ...).
     public func resumeReading() {
-        run { peer.resumeReading() }
+        run("TestPeer.resumeReading()") { peer.resumeReading() }
     }
 
     /// Closes the connection: the app reads end of input.
     public func close() {
-        run { peer.close() }
+        run("TestPeer.close()") { peer.close() }
     }
 
     /// Resets the connection: the app's next read or write fails with
     /// `ECONNRESET`.
     public func reset() {
-        run { peer.reset() }
+        run("TestPeer.reset()") { peer.reset() }
     }
 
     /// Runs `body` as the app's code and what it made due (see
     /// `TestApp.perform`); without the app (gone), just `body`.
-    private func run(_ body: () -> Void) {
-        if let app { app.perform(body) } else { body() }
+    private func run(_ call: @autoclosure () -> String, _ body: () -> Void) {
+        if let app { app.perform(call(), body) } else { body() }
     }
 }

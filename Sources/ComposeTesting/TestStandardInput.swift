@@ -29,13 +29,13 @@ public struct TestStandardInput {
 
     /// Writes `bytes`. Ignored once closed.
     public func write(_ bytes: [UInt8]) {
-        app.perform { input.write(bytes) }
+        app.perform("TestStandardInput.write(_:)") { input.write(bytes) }
     }
 
     /// Ends the input: once the app has read what was written, it reads end
     /// of input. Idempotent.
     public func close() {
-        app.perform { input.close() }
+        app.perform("TestStandardInput.close()") { input.close() }
     }
 
     /// Whether ``close()`` was called.

@@ -36,6 +36,18 @@ public final class VirtualScheduler: Scheduler {
     /// The actions not yet run or cancelled, by id.
     private var actions: [UInt64: @MainActor () -> Void] = [:]
     private var nextID: UInt64 = 1
+    /// Whether ``advance(by:)`` or ``runDue()`` is running actions: called
+    /// again from one of them, they stop the process (see
+    /// `ReentryGuard`); the drivers built on this clock (`TestApp`,
+    /// `TestHost`) check it too.
+    private var reentry = ReentryGuard()
+
+    /// What runs inside the clock, for the message of a re-entrant call.
+    static let actionCode = "an action of the virtual clock (a timer, a delivery) or an observer"
+
+    /// Whether the clock is running its due actions (``advance(by:)``,
+    /// ``runDue()``).
+    var isRunningActions: Bool { reentry.isDriving }
 
     /// A scheduler at time zero with nothing pending.
     public init() {}
@@ -64,7 +76,17 @@ public final class VirtualScheduler: Scheduler {
     /// Moves time forward by `duration`, running every action that falls due
     /// on the way (including ones scheduled by those actions), each with
     /// ``now`` set to its due time.
+    ///
+    /// Not reentrant: called from one of the actions it runs (or an
+    /// observer they call), it stops the process, since time would go back
+    /// when the inner call returned.
     public func advance(by duration: Duration) {
+        run(by: duration, as: "VirtualScheduler.advance(by:)")
+    }
+
+    private func run(by duration: Duration, as call: @autoclosure () -> String) {
+        reentry.enter(call(), from: Self.actionCode)
+        defer { reentry.leave() }
         let target = now + duration
         while let first = keys.min, first.due <= target {
             keys.removeMin()
@@ -83,7 +105,8 @@ public final class VirtualScheduler: Scheduler {
     }
 
     /// Runs every action due now (zero-delay actions) without moving time.
+    /// Not reentrant, as ``advance(by:)``.
     public func runDue() {
-        advance(by: .zero)
+        run(by: .zero, as: "VirtualScheduler.runDue()")
     }
 }

@@ -131,13 +131,12 @@ final class SlowStartService: ServiceLifecycle {
     }
 
     @Test func applicationSystemdOutsideAnAppReportsADiagnosticAndSendsNothing() {
-        var reported: [Diagnostic] = []
-        let subscription = Diagnostics.unattached.observe { reported.append($0) }
-        defer { subscription.cancel() }
-        let systemd = Application.systemd
-        systemd.status = "nowhere"
-        #expect(!systemd.isEnabled)
-        #expect(systemd.sentCount == 0)
+        let reported = Diagnostics.collectUnattached {
+            let systemd = Application.systemd
+            systemd.status = "nowhere"
+            #expect(!systemd.isEnabled)
+            #expect(systemd.sentCount == 0)
+        }
         #expect(reported.contains { $0.code == .noRunningApp && $0.message.contains("Application.systemd") })
     }
 

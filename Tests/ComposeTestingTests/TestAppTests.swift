@@ -114,10 +114,9 @@ import Testing
     }
 
     @Test func applicationCallsOutsideAnyAppAreADiagnostic() {
-        var reported: [Diagnostic] = []
-        let subscription = Diagnostics.unattached += { reported.append($0) }
-        defer { subscription.cancel() }
-        Application.shutdown(status: 1)
+        let reported = Diagnostics.collectUnattached {
+            Application.shutdown(status: 1)
+        }
         #expect(reported.map(\.code) == [.noRunningApp])
         #expect(reported.first?.message.contains("Application.shutdown(status:)") == true)
     }

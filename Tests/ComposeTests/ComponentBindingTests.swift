@@ -94,11 +94,10 @@ import Testing
     }
 
     @Test func anUnboundComponentHasNoNodeAndSaysSo() {
-        var reported: [Diagnostic] = []
-        let token = Diagnostics.unattached += { reported.append($0) }
-        defer { token.cancel() }
-        let loose = Leaf(name: "loose", log: BindLog())
-        #expect(loose.node == nil)
+        let reported = Diagnostics.collectUnattached {
+            let loose = Leaf(name: "loose", log: BindLog())
+            #expect(loose.node == nil)
+        }
         #expect(reported.map(\.code) == [.unboundComponent])
         #expect(reported.first?.message.contains("Leaf") == true)
     }

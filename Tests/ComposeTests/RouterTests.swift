@@ -186,12 +186,11 @@ import Testing
     }
 
     @Test func routingAnUnboundRouterIsADiagnostic() {
-        var reported: [Diagnostic] = []
-        let token = Diagnostics.unattached += { reported.append($0) }
-        defer { token.cancel() }
         let loose = AuthFlow()
-        loose.router.replace(\AuthFlow.signUp)
-        loose.router.pop()
+        let reported = Diagnostics.collectUnattached {
+            loose.router.replace(\AuthFlow.signUp)
+            loose.router.pop()
+        }
         #expect(reported.map(\.code) == [.routerNotBound, .routerNotBound])
         #expect(loose.router.path == \AuthFlow.logIn)
     }

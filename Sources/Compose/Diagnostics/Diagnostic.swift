@@ -1,9 +1,11 @@
 /// A report of a misuse of Compose: the call had no effect, nothing crashed.
 ///
 /// Every diagnostic is logged through swift-log (label `compose`) and sent on
-/// the tree's ``ComponentTree/diagnostics`` emitter (or on
-/// ``Diagnostics/unattached`` when no tree is involved), so tests can assert
-/// on them.
+/// the tree's ``ComponentTree/diagnostics`` emitter, so tests can assert on
+/// them. One about a value that belongs to no tree goes to the running app's
+/// context (``AppContext/current``), or, outside any app, to the log, unless
+/// a ``Diagnostics/collectUnattached(_:)`` scope collects it (see
+/// ``Diagnostics``).
 public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of misuse this is.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {

@@ -114,7 +114,8 @@ public final class AppConfiguration {
     /// Makes an app's configuration and reads its file, if one is named.
     ///
     /// A failure to read the file is reported once the configuration is
-    /// installed on a context (or to the unattached diagnostics).
+    /// installed on a context (or, without one, as a diagnostic of no app:
+    /// see `Diagnostics`).
     ///
     /// - Parameters:
     ///   - arguments: Command-line arguments, without the program's name.

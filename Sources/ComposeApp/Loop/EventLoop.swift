@@ -263,11 +263,27 @@ final class EventLoop {
 
     private var holds = 0
 
+    /// Whether `uv_run` is running (see ``ReentryGuard``): ``run()``,
+    /// ``runOnce(blocking:)`` and ``tearDown()`` stop the process when
+    /// called from code the loop runs. Only they touch it.
+    private var reentry = ReentryGuard()
+
+    /// Stops the process if the loop is running: for a driver of the loop
+    /// (`LoopDriver`), so that the failure names `call`.
+    func preconditionNotRunning(_ call: @autoclosure () -> String) {
+        if reentry.isDriving { ReentryGuard.reentered(call()) }
+    }
+
     /// Runs the loop until no handle keeps it alive (or ``stop()``), draining
     /// the main queue one last time after each run so that work scheduled
     /// just before the loop went idle still runs.
+    ///
+    /// Not reentrant (`uv_run` is not): called from a loop callback or an
+    /// observer, it stops the process (see ``ReentryGuard``).
     func run() {
         assert(isOnLoopThread, "EventLoop.run() on a thread other than the loop's")
+        reentry.enter("EventLoop.run()")
+        defer { reentry.leave() }
         repeat {
             uv_run(uv, UV_RUN_DEFAULT)
             if mainQueuePoll != nil { compose_uv_drain_main_queue(compose_uv_main_queue_fd()) }
@@ -276,9 +292,11 @@ final class EventLoop {
     }
 
     /// Runs one iteration: waits for an event if `blocking`, else only
-    /// handles what is pending.
+    /// handles what is pending. Not reentrant, as ``run()``.
     func runOnce(blocking: Bool) {
         assert(isOnLoopThread, "EventLoop.runOnce(blocking:) on a thread other than the loop's")
+        reentry.enter("EventLoop.runOnce(blocking:)")
+        defer { reentry.leave() }
         uv_run(uv, blocking ? UV_RUN_ONCE : UV_RUN_NOWAIT)
     }
 
@@ -330,11 +348,15 @@ final class EventLoop {
     /// Closes everything (killing the process groups of children, see
     /// ``processGroups``), lets the close callbacks run, closes the loop and
     /// frees it. Returns `false` (and logs) if libuv still reports open
-    /// handles; the loop's memory is then left allocated. Idempotent.
+    /// handles; the loop's memory is then left allocated. Idempotent. Not
+    /// reentrant, as ``run()``.
     @discardableResult
     func tearDown() -> Bool {
         guard !isClosed else { return true }
         assert(isOnLoopThread, "EventLoop.tearDown() on a thread other than the loop's")
+        // It runs the loop for the close callbacks: not from code the loop runs.
+        reentry.enter("EventLoop.tearDown()")
+        defer { reentry.leave() }
         closeTurnHandles()
         health?.stop()
         closeAllHandles()

@@ -24,9 +24,13 @@ public enum LoopDriver {
     /// Runs loop iterations until `condition` holds or `timeout` passes.
     /// Returns whether the condition held (`false` at once outside a live
     /// context).
+    ///
+    /// Called from code the loop runs (a loop callback, an observer), it
+    /// stops the process: the loop is not reentrant (`uv_run`).
     @discardableResult
     public static func run(until condition: () -> Bool, timeout: Duration = .seconds(10)) -> Bool {
         guard let loop = AppContext.current?.eventLoop else { return condition() }
+        loop.preconditionNotRunning("LoopDriver.run(until:timeout:)")
         let deadline = loop.nanoseconds + UInt64(timeout.components.seconds) * 1_000_000_000
             + UInt64(timeout.components.attoseconds / 1_000_000_000)
         // A timer bounds each blocking iteration so the timeout is honoured
@@ -42,9 +46,11 @@ public enum LoopDriver {
     }
 
     /// Runs loop iterations until nothing is pending right now (callbacks of
-    /// closed handles included).
+    /// closed handles included). Called from code the loop runs, it stops
+    /// the process, as ``run(until:timeout:)``.
     public static func settle() {
         guard let loop = AppContext.current?.eventLoop else { return }
+        loop.preconditionNotRunning("LoopDriver.settle()")
         loop.runOnce(blocking: false)
         loop.runOnce(blocking: false)
     }

@@ -7,7 +7,7 @@ import Compose
 /// (`AppContext.current`): the one `StartupComponent.main()` runs, or,
 /// in a test, the `TestApp` that drives it, even with several alive in
 /// one process. Called outside any app, a call does nothing and logs a
-/// diagnostic (see `Diagnostics.unattached`).
+/// diagnostic (a test collects it with `Diagnostics.collectUnattached(_:)`).
 @MainActor
 public enum Application {
     /// The context of the running app, if code of one is running.

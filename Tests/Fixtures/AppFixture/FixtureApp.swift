@@ -63,6 +63,7 @@ struct FixtureApp: RouterComponent {
     let supervised = SupervisedScenario()
     let systemd = SystemdScenario()
     let workers = WorkersScenario()
+    let reentry = ReentryScenario()
     let router = Router(start: \Self.idle)
 
     var observers: Void {
