@@ -29,6 +29,7 @@ build: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	python3 scripts/unsafe-inventory.py
 
 run: deps
 	$(SWIFT) run ComposeChat $(ARGS)

@@ -40,6 +40,8 @@ class LoopHandle {
         self.loop = loop
         counters = loop.counters
         turnState = loop.turnState
+        // 16 bytes suit every libuv handle type (`uv_any_handle` is their union).
+        assert(MemoryLayout<uv_any_handle>.alignment <= 16 && size <= MemoryLayout<uv_any_handle>.size, "a libuv handle that needs more than 16-byte alignment, or is not one of libuv's handle types")
         raw = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         let result = initialize(raw)
         guard result == 0 else {

@@ -252,6 +252,8 @@ extension StreamHandle {
     final func queueWrite(copying bytes: UnsafeRawBufferPointer) throws(LoopError) {
         assertOnLoopThread()
         let header = MemoryLayout<uv_write_t>.stride
+        // The request sits at the start of 16-byte-aligned memory.
+        assert(MemoryLayout<uv_write_t>.alignment <= 16, "uv_write_t needs more than 16-byte alignment")
         let memory = UnsafeMutableRawPointer.allocate(byteCount: header + bytes.count, alignment: 16)
         let request = memory.assumingMemoryBound(to: uv_write_t.self)
         let payload = memory + header
