@@ -34,7 +34,7 @@ final class FSEventHandle: LoopHandle {
         guard !isClosing else { return }
         self.callback = callback
         self.onError = onError
-        let result = uv_fs_event_start(raw.assumingMemoryBound(to: uv_fs_event_t.self), { fsEventHandleFired($0, $1, $2, $3) }, path, 0)
+        let result = uv_fs_event_start(raw.assumingMemoryBound(to: uv_fs_event_t.self), fsEventHandleFiredCallback, path, 0)
         try LoopError.check(result, "uv_fs_event_start", context: path)
     }
 
@@ -51,6 +51,14 @@ final class FSEventHandle: LoopHandle {
         }
     }
 }
+
+/// ``fsEventHandleFired`` as the C function pointer libuv takes: a closure literal
+/// formed and returned by main-actor code, so the pointer carries the
+/// main-actor isolation the loop guarantees (``LoopHandle/dispatch(_:as:counted:_:_:)``
+/// says why it holds). Returned, not written at the registration: a
+/// main-actor closure handed straight to a C function gets a runtime
+/// executor check on every call (about 220 instructions).
+@MainActor private var fsEventHandleFiredCallback: uv_fs_event_cb { { fsEventHandleFired($0, $1, $2, $3) } }
 
 @MainActor private func fsEventHandleFired(_ handle: UnsafeMutablePointer<uv_fs_event_t>?, _ filename: UnsafePointer<CChar>?, _ events: Int32, _ status: Int32) {
     // `filename` is valid during this call only: copy it first.

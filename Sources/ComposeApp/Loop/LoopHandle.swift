@@ -79,7 +79,7 @@ class LoopHandle {
         guard !isClosing else { return }
         isClosing = true
         releaseCallbacks()
-        uv_close(handle, { loopHandleDidClose($0) })
+        uv_close(handle, loopHandleDidCloseCallback)
     }
 
     /// Asserts, in debug builds only, that the caller runs on the loop's
@@ -148,6 +148,14 @@ class LoopHandle {
         closed?()
     }
 }
+
+/// ``loopHandleDidClose`` as the C function pointer libuv takes: a closure literal
+/// formed and returned by main-actor code, so the pointer carries the
+/// main-actor isolation the loop guarantees (``LoopHandle/dispatch(_:as:counted:_:_:)``
+/// says why it holds). Returned, not written at the registration: a
+/// main-actor closure handed straight to a C function gets a runtime
+/// executor check on every call (about 220 instructions).
+@MainActor private var loopHandleDidCloseCallback: uv_close_cb { { loopHandleDidClose($0) } }
 
 /// The close callback: the only place a handle's memory is freed and its
 /// owner released.

@@ -21,7 +21,7 @@ final class PollHandle: LoopHandle {
         assertOnLoopThread()
         guard !isClosing else { return }
         self.callback = callback
-        try LoopError.check(uv_poll_start(raw.assumingMemoryBound(to: uv_poll_t.self), Int32(UV_READABLE.rawValue), { pollHandleFired($0, $1, $2) }), "uv_poll_start")
+        try LoopError.check(uv_poll_start(raw.assumingMemoryBound(to: uv_poll_t.self), Int32(UV_READABLE.rawValue), pollHandleFiredCallback), "uv_poll_start")
     }
 
     /// A handle that watches `fd` and owns it: each time `fd` is readable
@@ -63,6 +63,14 @@ final class PollHandle: LoopHandle {
         callback?()
     }
 }
+
+/// ``pollHandleFired`` as the C function pointer libuv takes: a closure literal
+/// formed and returned by main-actor code, so the pointer carries the
+/// main-actor isolation the loop guarantees (``LoopHandle/dispatch(_:as:counted:_:_:)``
+/// says why it holds). Returned, not written at the registration: a
+/// main-actor closure handed straight to a C function gets a runtime
+/// executor check on every call (about 220 instructions).
+@MainActor private var pollHandleFiredCallback: uv_poll_cb { { pollHandleFired($0, $1, $2) } }
 
 @MainActor private func pollHandleFired(_ handle: UnsafeMutablePointer<uv_poll_t>?, _ status: Int32, _ events: Int32) {
     LoopHandle.dispatch(compose_uv_handle(handle), as: PollHandle.self, ()) { owner, _ in

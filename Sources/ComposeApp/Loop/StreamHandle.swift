@@ -141,7 +141,7 @@ class StreamHandle: LoopHandle {
             holdUntilNextTurn()
             return
         }
-        try LoopError.check(uv_read_start(stream, streamHandleAllocate, { streamHandleRead($0, $1, $2) }), "uv_read_start")
+        try LoopError.check(uv_read_start(stream, streamHandleAllocate, streamHandleReadCallback), "uv_read_start")
     }
 
     final func stopReading() {
@@ -199,7 +199,7 @@ extension StreamHandle: TurnBudgeted {
                 return
             }
         }
-        if uv_read_start(stream, streamHandleAllocate, { streamHandleRead($0, $1, $2) }) < 0 {
+        if uv_read_start(stream, streamHandleAllocate, streamHandleReadCallback) < 0 {
             // Left for the next read to report; nothing to resume.
             wantsToRead = false
         }
@@ -263,7 +263,7 @@ extension StreamHandle {
         #if DEBUG
         loop.writeCalls &+= 1
         #endif
-        let result = uv_write(request, stream, &buffer, 1, { streamHandleWritten($0, $1) })
+        let result = uv_write(request, stream, &buffer, 1, streamHandleWrittenCallback)
         if result < 0 {
             memory.deallocate()
             throw LoopError("uv_write", code: result)
@@ -275,7 +275,7 @@ extension StreamHandle {
     final func shutdown() throws(LoopError) {
         assertOnLoopThread()
         let request = UnsafeMutablePointer<uv_shutdown_t>.allocate(capacity: 1)
-        let result = uv_shutdown(request, stream, { streamHandleShutDown($0, $1) })
+        let result = uv_shutdown(request, stream, streamHandleShutDownCallback)
         if result < 0 {
             request.deallocate()
             throw LoopError("uv_shutdown", code: result)
@@ -294,6 +294,14 @@ private func streamHandleAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, 
     // The fields set directly: `uv_buf_init` is a call into libuv.
     buffer.unsafelyUnwrapped.pointee = uv_buf_t(base: readBuffer.base.assumingMemoryBound(to: CChar.self), len: readBuffer.size)
 }
+
+/// ``streamHandleRead`` as the C function pointer libuv takes: a closure literal
+/// formed and returned by main-actor code, so the pointer carries the
+/// main-actor isolation the loop guarantees (``LoopHandle/dispatch(_:as:counted:_:_:)``
+/// says why it holds). Returned, not written at the registration: a
+/// main-actor closure handed straight to a C function gets a runtime
+/// executor check on every call (about 220 instructions).
+@MainActor private var streamHandleReadCallback: uv_read_cb { { streamHandleRead($0, $1, $2) } }
 
 /// The read callback, on every chunk: no generic ``LoopHandle/dispatch(_:as:counted:_:_:)``
 /// here, whose argument tuple and closure layers cost retains and calls;
@@ -360,6 +368,14 @@ extension StreamHandle {
     }
 }
 
+/// ``streamHandleWritten`` as the C function pointer libuv takes: a closure literal
+/// formed and returned by main-actor code, so the pointer carries the
+/// main-actor isolation the loop guarantees (``LoopHandle/dispatch(_:as:counted:_:_:)``
+/// says why it holds). Returned, not written at the registration: a
+/// main-actor closure handed straight to a C function gets a runtime
+/// executor check on every call (about 220 instructions).
+@MainActor private var streamHandleWrittenCallback: uv_write_cb { { streamHandleWritten($0, $1) } }
+
 @MainActor private func streamHandleWritten(_ request: UnsafeMutablePointer<uv_write_t>?, _ status: Int32) {
     guard let request else { return }
     let count = Int(bitPattern: request.pointee.data)
@@ -371,6 +387,14 @@ extension StreamHandle {
         owner.onWriteCompleted?(count, status < 0 ? LoopError("uv_write", code: status) : nil)
     }
 }
+
+/// ``streamHandleShutDown`` as the C function pointer libuv takes: a closure literal
+/// formed and returned by main-actor code, so the pointer carries the
+/// main-actor isolation the loop guarantees (``LoopHandle/dispatch(_:as:counted:_:_:)``
+/// says why it holds). Returned, not written at the registration: a
+/// main-actor closure handed straight to a C function gets a runtime
+/// executor check on every call (about 220 instructions).
+@MainActor private var streamHandleShutDownCallback: uv_shutdown_cb { { streamHandleShutDown($0, $1) } }
 
 @MainActor private func streamHandleShutDown(_ request: UnsafeMutablePointer<uv_shutdown_t>?, _ status: Int32) {
     guard let request else { return }

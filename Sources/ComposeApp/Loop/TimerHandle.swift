@@ -34,7 +34,7 @@ final class TimerHandle: LoopHandle {
         // timer starts before the loop runs or after a long callback; without
         // this the first firing comes early by that much.
         uv_update_time(handle.pointee.loop)
-        uv_timer_start(timer, { timerHandleFired($0) }, timeout, interval)
+        uv_timer_start(timer, timerHandleFiredCallback, timeout, interval)
     }
 
     func stop() {
@@ -58,6 +58,14 @@ final class TimerHandle: LoopHandle {
         return millis
     }
 }
+
+/// ``timerHandleFired`` as the C function pointer libuv takes: a closure literal
+/// formed and returned by main-actor code, so the pointer carries the
+/// main-actor isolation the loop guarantees (``LoopHandle/dispatch(_:as:counted:_:_:)``
+/// says why it holds). Returned, not written at the registration: a
+/// main-actor closure handed straight to a C function gets a runtime
+/// executor check on every call (about 220 instructions).
+@MainActor private var timerHandleFiredCallback: uv_timer_cb { { timerHandleFired($0) } }
 
 @MainActor private func timerHandleFired(_ timer: UnsafeMutablePointer<uv_timer_t>?) {
     LoopHandle.dispatch(compose_uv_handle(timer), as: TimerHandle.self, ()) { owner, _ in

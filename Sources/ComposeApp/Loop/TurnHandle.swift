@@ -50,8 +50,8 @@ final class TurnHandle: LoopHandle {
         assertOnLoopThread()
         guard !isClosing else { return }
         switch phase {
-        case .beforePoll: uv_prepare_start(raw.assumingMemoryBound(to: uv_prepare_t.self), { turnHandlePrepared($0) })
-        case .afterPoll: uv_check_start(raw.assumingMemoryBound(to: uv_check_t.self), { turnHandleChecked($0) })
+        case .beforePoll: uv_prepare_start(raw.assumingMemoryBound(to: uv_prepare_t.self), turnHandlePreparedCallback)
+        case .afterPoll: uv_check_start(raw.assumingMemoryBound(to: uv_check_t.self), turnHandleCheckedCallback)
         case .idle: uv_idle_start(raw.assumingMemoryBound(to: uv_idle_t.self), turnHandleIdled)
         }
         keepsLoopAlive = false
@@ -69,6 +69,14 @@ final class TurnHandle: LoopHandle {
     }
 }
 
+/// ``turnHandlePrepared`` as the C function pointer libuv takes: a closure literal
+/// formed and returned by main-actor code, so the pointer carries the
+/// main-actor isolation the loop guarantees (``LoopHandle/dispatch(_:as:counted:_:_:)``
+/// says why it holds). Returned, not written at the registration: a
+/// main-actor closure handed straight to a C function gets a runtime
+/// executor check on every call (about 220 instructions).
+@MainActor private var turnHandlePreparedCallback: uv_prepare_cb { { turnHandlePrepared($0) } }
+
 /// Most turns have nothing batched and nobody paused: the callback then
 /// only counts the turn, through the loop's ``TurnState`` pointer, without
 /// entering the loop object (no retain, no closure); otherwise it calls
@@ -82,6 +90,14 @@ final class TurnHandle: LoopHandle {
     }
     EventLoop.owner(of: uv).turnWillWait()
 }
+
+/// ``turnHandleChecked`` as the C function pointer libuv takes: a closure literal
+/// formed and returned by main-actor code, so the pointer carries the
+/// main-actor isolation the loop guarantees (``LoopHandle/dispatch(_:as:counted:_:_:)``
+/// says why it holds). Returned, not written at the registration: a
+/// main-actor closure handed straight to a C function gets a runtime
+/// executor check on every call (about 220 instructions).
+@MainActor private var turnHandleCheckedCallback: uv_check_cb { { turnHandleChecked($0) } }
 
 /// Enters the loop only when the turn batched work (see
 /// ``turnHandlePrepared(_:)``); the handle runs only while some is
