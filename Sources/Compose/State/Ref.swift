@@ -69,15 +69,25 @@ public struct Ref<Value: Equatable>: Sendable {
     /// last sent.
     @inlinable
     public var wrappedValue: Value {
-        get { box.cell.pointer.pointee }
+        get {
+            let cell = box.cell
+            cell.checkAccess()
+            return cell.pointer.pointee
+        }
         nonmutating set {
             let cell = box.cell
+            cell.checkAccess()
             cell.pointer.pointee = newValue
             cell.didWrite()
         }
         nonmutating _modify {
             let cell = box.cell
-            defer { cell.didWrite() }
+            cell.checkAccess()
+            cell.isModifying = true
+            defer {
+                cell.isModifying = false
+                cell.didWrite()
+            }
             yield &cell.pointer.pointee
         }
     }

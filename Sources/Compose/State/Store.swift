@@ -81,13 +81,22 @@ public struct Store<State: Equatable>: Sendable {
     /// dispatch inside one), unless it is equal to the state last sent.
     @inlinable
     public var wrappedValue: State {
-        get { box.pointer.pointee }
+        get {
+            box.checkAccess()
+            return box.pointer.pointee
+        }
         nonmutating set {
+            box.checkAccess()
             box.pointer.pointee = newValue
             box.didWrite()
         }
         nonmutating _modify {
-            defer { box.didWrite() }
+            box.checkAccess()
+            box.isModifying = true
+            defer {
+                box.isModifying = false
+                box.didWrite()
+            }
             yield &box.pointer.pointee
         }
     }

@@ -46,8 +46,40 @@ final class StoreBox<State: Equatable>: StateCell, StateReading {
 
     override var stateType: Any.Type { State.self }
 
+    /// Whether the state is being modified in place (`state.items.append(x)`,
+    /// through ``Store/wrappedValue``'s `_modify`): the pointee is then
+    /// under an inout access, which nothing may overlap. Memory behind a
+    /// pointer has no dynamic exclusivity check, so this flag is that
+    /// check: a read or write of the same store meanwhile (from a mutating
+    /// method of the state, or a `didSet` inside it, that reaches the
+    /// store) stops with a message instead of being undefined behaviour.
+    // Unchecked exclusivity in release builds: set and cleared in plain
+    // statements around the yield, read by a load and a branch, never
+    // held across a call. Debug builds keep the checks.
+    #if DEBUG
+    @usableFromInline var isModifying = false
+    #else
+    @usableFromInline @exclusivity(unchecked) var isModifying = false
+    #endif
+
     /// The state now (written, maybe not sent yet).
-    var currentState: State { pointer.pointee }
+    var currentState: State {
+        checkAccess()
+        return pointer.pointee
+    }
+
+    /// Stops, naming the store, when the state is being modified in place
+    /// (see ``isModifying``); one load and a branch otherwise.
+    @inlinable @inline(__always)
+    func checkAccess() {
+        if isModifying { overlappingAccess() }
+    }
+
+    @usableFromInline
+    func overlappingAccess() -> Never {
+        let name = owner.flatMap { node in node.boxLabel(of: self).map { node.path + "." + $0 } } ?? "a store of \(State.self)"
+        fatalError("\(name) was read or written while it was being modified in place: a mutating method of its state (or a didSet inside it) reached the same store. Those are overlapping accesses to one value, which Swift forbids. Modify a copy and assign it (var copy = state; copy.change(); state = copy), or keep the code that reaches the store out of the state's mutating methods.")
+    }
 
     // MARK: Writing
 
@@ -69,6 +101,7 @@ final class StoreBox<State: Equatable>: StateCell, StateReading {
     func sendIfChanged() {
         // Compared in place: copying the last state out first would retain
         // and release every reference it holds (a String's storage).
+        checkAccess()
         if isUnchanged { return }
         let value = pointer.pointee
         if let persistence { persistence.stateDidChange(value) }
