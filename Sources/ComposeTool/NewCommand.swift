@@ -13,12 +13,16 @@ struct NewCommand: AsyncParsableCommand {
                     [--dry-run] [--force]
         """,
         discussion: """
-        Creates a SwiftPM package named NAME in the folder NAME (or --path):
+        Creates a SwiftPM package named NAME in the folder NAME (or --path).
+        The root component is named after the app (Notes: NotesComponent),
+        so its logs say app=notes and its event paths start with notes.
+
           Package.swift
           Sources/NAME/Components/App/App.swift, App+Observers.swift, App+Startup.swift
+                                           the root component, NAMEComponent
           Sources/NAME/Components/...      the screens (app) or server (daemon)
           Sources/NAME/Services/           shared services (a greeting)
-          Tests/NAMETests/AppTests.swift   a test of the App component
+          Tests/NAMETests/AppTests.swift   a test of the root component
           NAME.service, NAME.socket        systemd units (--systemd)
 
         By default the package depends on the Compose checkout this tool was
@@ -74,7 +78,15 @@ struct NewCommand: AsyncParsableCommand {
         if let problem = NameValidator.problem(with: name) {
             throw ValidationError("Invalid app name: \(problem).")
         }
-        if systemd, kind == .app {
+        let kind = self.kind ?? (systemd ? .daemon : .app)
+        let root = Scaffolds.rootType(for: name)
+        if NameValidator.composeTypes.contains(root) {
+            throw ValidationError("Invalid app name: the root component would be \(root), which is a type of Compose; give another name, such as My\(name).")
+        }
+        if Scaffolds.templateComponents[kind, default: []].contains(name) {
+            throw ValidationError("Invalid app name: the root component would be \(root), and the \(kind.rawValue) already has a \(root); give another name, such as My\(name).")
+        }
+        if systemd, self.kind == .app {
             throw ValidationError("--systemd writes units for a daemon: use --kind daemon (or leave --kind out).")
         }
         if let workers {
