@@ -9,14 +9,9 @@ enum Scaffolds {
         let package: String
     }
 
-    /// The Compose checkout this tool was built from.
-    static var builtFromCheckout: String {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .path
-    }
+    /// Where a new app gets Compose from by default (`--compose-url`
+    /// changes it).
+    static let defaultComposeURL = "https://github.com/compose-linux/compose"
 
     /// systemd units written next to a daemon (`compose new --systemd`).
     struct Units {

@@ -167,6 +167,7 @@ extension ConfigOptions {
             return prefix.uppercased()
         }
 
+        /// What it is, for messages: `the app's name`, `CHAT` or `none`.
         public var description: String {
             switch kind {
             case .appName: "the app's name"
