@@ -7,11 +7,12 @@
 #   make check-leaks  runs fixture apps under valgrind: no leak, no invalid access
 #   make soak   the relay and chat daemons against hostile clients (about 2 min)
 #   make docs   builds the API reference and articles (DocC), warnings as errors
+#   make install  installs the release `compose` tool into PREFIX (/usr/local)
 
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build test run bench bench-instructions bench-echo-counts deps clean check-leaks soak docs
+.PHONY: all build test run bench bench-instructions bench-echo-counts deps clean check-leaks soak docs install uninstall
 
 all: build
 
@@ -85,6 +86,26 @@ soak: deps
 
 clean:
 	rm -rf .build Benchmarks/.build
+
+# The `compose` tool, release build, onto the PATH: the binary and the
+# templates bundle it reads at run time (found next to the real
+# executable) go to PREFIX/lib/compose, and PREFIX/bin/compose links to the
+# binary. `make install PREFIX=$$HOME/.local` needs no root; DESTDIR stages
+# a package. Builds in its own scratch path, as the invoking user.
+PREFIX ?= /usr/local
+INSTALL_SCRATCH := .build-install
+install:
+	$(SWIFT) build -c release --product compose --scratch-path $(INSTALL_SCRATCH)
+	install -d "$(DESTDIR)$(PREFIX)/lib/compose" "$(DESTDIR)$(PREFIX)/bin"
+	install -m 755 "$(INSTALL_SCRATCH)/release/compose" "$(DESTDIR)$(PREFIX)/lib/compose/compose"
+	rm -rf "$(DESTDIR)$(PREFIX)/lib/compose/Compose_ComposeTemplates.resources"
+	cp -R "$(INSTALL_SCRATCH)/release/Compose_ComposeTemplates.resources" "$(DESTDIR)$(PREFIX)/lib/compose/"
+	ln -sf ../lib/compose/compose "$(DESTDIR)$(PREFIX)/bin/compose"
+	@echo "Installed $(DESTDIR)$(PREFIX)/bin/compose ($$(cat VERSION))."
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/compose"
+	rm -rf "$(DESTDIR)$(PREFIX)/lib/compose"
 
 # The API reference and articles: the DocC catalogs of Compose, ComposeApp,
 # ComposePersistence and ComposeTesting (Sources/*/*.docc), built by

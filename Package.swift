@@ -174,7 +174,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ComposeToolTests",
-            dependencies: ["ComposeTool"],
+            dependencies: ["ComposeTool", "ComposeTemplates"],
             // Golden files (expected help and rendered templates), read
             // from the checkout; UPDATE_GOLDEN=1 rewrites them.
             exclude: ["Golden"],

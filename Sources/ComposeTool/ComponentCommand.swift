@@ -94,7 +94,7 @@ struct ComponentCommand: AsyncParsableCommand {
         var change: Report.ParentChange?
         var steps: [String] = []
         if let parent {
-            change = try parentChange(parent, relativeTo: here, scaffold: scaffold, line: line)
+            change = try parentChange(parent, relativeTo: here, project: project, scaffold: scaffold, line: line)
         } else {
             steps = [
                 "Add it to its parent component's stored properties:",
@@ -107,14 +107,14 @@ struct ComponentCommand: AsyncParsableCommand {
 
     /// The planned edit of the parent's file: `path` names the file, or a
     /// folder holding `FOLDER.swift` (Components/Home: Home/Home.swift).
-    private func parentChange(_ path: String, relativeTo here: URL, scaffold: Scaffold, line: String) throws -> Report.ParentChange {
+    private func parentChange(_ path: String, relativeTo here: URL, project: Project, scaffold: Scaffold, line: String) throws -> Report.ParentChange {
         var url = URL(fileURLWithPath: path, relativeTo: here).standardizedFileURL
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             url = url.appendingPathComponent(url.lastPathComponent + ".swift")
         }
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw ScaffoldError("--parent: there is no file \(url.path), so nothing was written. Give the parent component's file, such as Sources/App/Components/App/App.swift.")
+            throw ScaffoldError("--parent: there is no file \(url.path), so nothing was written. Give the parent component's file, such as \(project.componentsFolder)/App/App.swift.")
         }
         if scaffold.files.contains(where: { scaffold.root.appendingPathComponent($0.path).standardizedFileURL.path == url.path }) {
             throw ScaffoldError("--parent: \(path) is one of the files this command writes; give the parent component's file.")

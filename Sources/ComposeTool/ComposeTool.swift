@@ -17,6 +17,7 @@ struct ComposeTool: AsyncParsableCommand {
           compose inspect                  the running apps; then
                                            compose inspect PID tree
         """,
+        version: ToolVersion.current,
         subcommands: [NewCommand.self, ComponentCommand.self, InspectCommand.self]
     )
 }

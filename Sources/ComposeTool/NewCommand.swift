@@ -8,30 +8,36 @@ struct NewCommand: AsyncParsableCommand {
         abstract: "Create a new Compose app.",
         usage: """
         compose new <name> [--kind <kind>] [--systemd [--workers <workers>]]
-                    [--path <path>] [--compose-path <compose-path>]
-                    [--compose-url <compose-url> --compose-version <version>]
+                    [--path <path>] [--compose-url <compose-url>]
+                    [--compose-version <version>] [--compose-path <path>]
                     [--dry-run] [--force]
         """,
         discussion: """
-        Creates a SwiftPM package named NAME in the folder NAME (or --path):
+        Creates a SwiftPM package named NAME in the folder NAME (or --path).
+        The root component is named after the app (Notes: NotesComponent),
+        so its logs say app=notes and its event paths start with notes.
+
           Package.swift
           Sources/NAME/Components/App/App.swift, App+Observers.swift, App+Startup.swift
+                                           the root component, NAMEComponent
           Sources/NAME/Components/...      the screens (app) or server (daemon)
           Sources/NAME/Services/           shared services (a greeting)
-          Tests/NAMETests/AppTests.swift   a test of the App component
+          Tests/NAMETests/AppTests.swift   a test of the root component
           NAME.service, NAME.socket        systemd units (--systemd)
 
-        By default the package depends on the Compose checkout this tool was
-        built from, so it builds with no network. It then checks that swift
-        (6.1 or later) and libuv (pkg-config libuv) are installed, and says
-        how to install what is missing.
+        By default the package depends on Compose by git URL and version
+        (\(Scaffolds.defaultComposeURL), from \(ToolVersion.current), this
+        tool's version), so it builds anywhere; --compose-path depends on a
+        local checkout instead. It then checks that swift (6.1 or later) and
+        libuv (pkg-config libuv) are installed, and says how to install what
+        is missing.
 
         Examples:
           compose new Notes
           compose new Echo --kind daemon --path ~/src/echo
           compose new Echo --kind daemon --systemd --workers 2
-          compose new Notes --compose-version 1.0.0 \\
-            --compose-url https://github.com/example/compose
+          compose new Notes --compose-url file:///home/you/src/compose
+          compose new Notes --compose-path ../compose
         """
     )
 
@@ -55,14 +61,14 @@ struct NewCommand: AsyncParsableCommand {
     @Option(help: "With --systemd, the service starts N worker processes on one port.")
     var workers: Int?
 
-    @Option(help: "Depend on the Compose checkout at this path.")
-    var composePath: String?
-
-    @Option(help: "Depend on Compose at this git URL (with --compose-version).")
+    @Option(help: "Depend on Compose at this git URL (default: \(Scaffolds.defaultComposeURL)).")
     var composeUrl: String?
 
-    @Option(help: "The version of Compose to depend on with --compose-url.")
+    @Option(help: "The version of Compose to depend on, from the git URL (default: \(ToolVersion.current)).")
     var composeVersion: String?
+
+    @Option(help: "Depend on the local Compose checkout at this path instead of a git URL.")
+    var composePath: String?
 
     @Flag(help: "Print the files that would be written, and write nothing.")
     var dryRun = false
@@ -74,21 +80,23 @@ struct NewCommand: AsyncParsableCommand {
         if let problem = NameValidator.problem(with: name) {
             throw ValidationError("Invalid app name: \(problem).")
         }
-        if systemd, kind == .app {
+        let kind = self.kind ?? (systemd ? .daemon : .app)
+        let root = Scaffolds.rootType(for: name)
+        if NameValidator.composeTypes.contains(root) {
+            throw ValidationError("Invalid app name: the root component would be \(root), which is a type of Compose; give another name, such as My\(name).")
+        }
+        if Scaffolds.templateComponents[kind, default: []].contains(name) {
+            throw ValidationError("Invalid app name: the root component would be \(root), and the \(kind.rawValue) already has a \(root); give another name, such as My\(name).")
+        }
+        if systemd, self.kind == .app {
             throw ValidationError("--systemd writes units for a daemon: use --kind daemon (or leave --kind out).")
         }
         if let workers {
             guard systemd else { throw ValidationError("--workers goes with --systemd (the service's ExecStart passes it on).") }
             guard (1...256).contains(workers) else { throw ValidationError("--workers takes 1 to 256; got \(workers).") }
         }
-        if composeUrl != nil, composeVersion == nil {
-            throw ValidationError("--compose-url needs --compose-version (for example --compose-version 1.0.0).")
-        }
-        if composeVersion != nil, composeUrl == nil {
-            throw ValidationError("--compose-version goes with --compose-url.")
-        }
-        if composeUrl != nil, composePath != nil {
-            throw ValidationError("Give either --compose-path or --compose-url, not both.")
+        if composePath != nil, composeUrl != nil || composeVersion != nil {
+            throw ValidationError("--compose-path depends on a local checkout: give it without --compose-url and --compose-version.")
         }
     }
 
@@ -117,11 +125,12 @@ struct NewCommand: AsyncParsableCommand {
 
     /// The dependency line and the package identity products refer to.
     private func composeDependency() throws -> Scaffolds.Dependency {
-        if let composeUrl, let composeVersion {
-            let identity = URL(string: composeUrl)?.deletingPathExtension().lastPathComponent.lowercased() ?? "compose"
-            return .init(line: ".package(url: \"\(composeUrl)\", from: \"\(composeVersion)\")", package: identity)
+        guard let composePath else {
+            let url = composeUrl ?? Scaffolds.defaultComposeURL
+            let identity = URL(string: url)?.deletingPathExtension().lastPathComponent.lowercased() ?? "compose"
+            return .init(line: ".package(url: \"\(url)\", from: \"\(composeVersion ?? ToolVersion.current)\")", package: identity.isEmpty ? "compose" : identity)
         }
-        let checkout = URL(fileURLWithPath: composePath ?? Scaffolds.builtFromCheckout, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
+        let checkout = URL(fileURLWithPath: composePath, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
         guard FileManager.default.fileExists(atPath: checkout.appendingPathComponent("Package.swift").path) else {
             throw ScaffoldError("No Package.swift in \(checkout.path): --compose-path must be a Compose checkout.")
         }

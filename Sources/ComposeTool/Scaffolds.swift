@@ -9,14 +9,9 @@ enum Scaffolds {
         let package: String
     }
 
-    /// The Compose checkout this tool was built from.
-    static var builtFromCheckout: String {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .path
-    }
+    /// Where a new app gets Compose from by default (`--compose-url`
+    /// changes it).
+    static let defaultComposeURL = "https://github.com/compose-linux/compose"
 
     /// systemd units written next to a daemon (`compose new --systemd`).
     struct Units {
@@ -28,9 +23,49 @@ enum Scaffolds {
     /// socket unit's.
     static let daemonPort = 8080
 
+    /// The root component's type, named after the app: `Notes` →
+    /// `NotesComponent`. Its file stays Components/App/App.swift (the
+    /// README's predictable structure).
+    static func rootType(for name: String) -> String {
+        name + "Component"
+    }
+
+    /// The label the runtime gives that root (`ComponentTree.defaultLabel`:
+    /// the type's name without `Component`, first letter lowercased), so
+    /// the app's log lines say `app=notes` and its event paths start with
+    /// `notes.`.
+    static func rootLabel(for name: String) -> String {
+        name.prefix(1).lowercased() + name.dropFirst()
+    }
+
+    /// The prefix of the app's environment variables
+    /// (`ConfigOptions.EnvironmentPrefix.appName`): its root's label in
+    /// capitals, a word starting where a lowercase letter meets an
+    /// uppercase one (`NOTES`, `HIT_COUNTER` for `HitCounter`, `KVRESP`).
+    static func environmentPrefix(for name: String) -> String {
+        var prefix = ""
+        var previous: Character?
+        for character in name {
+            if let previous, previous.isLowercase, character.isUppercase { prefix.append("_") }
+            prefix.append(character)
+            previous = character
+        }
+        return prefix.uppercased()
+    }
+
+    /// The components the app templates declare besides the root: an app
+    /// named after one would declare its type twice.
+    static let templateComponents: [NewCommand.Kind: [String]] = [
+        .app: ["Home", "About"],
+        .daemon: ["Server", "Connection"],
+    ]
+
     static func app(name: String, kind: NewCommand.Kind, root: URL, dependency: Dependency, units: Units? = nil, renderer: TemplateRenderer) throws -> Scaffold {
         var values: [String: Any] = [
             "name": name,
+            "root": rootType(for: name),
+            "label": rootLabel(for: name),
+            "environmentPrefix": environmentPrefix(for: name),
             "composeDependency": dependency.line,
             "composePackage": dependency.package,
             // The app kind persists its home screen's state (JSON files).

@@ -42,12 +42,14 @@ import Testing
             process.executableURL = project.appendingPathComponent(".build/debug/\(name)")
             process.currentDirectoryURL = project
             var environment = ProcessInfo.processInfo.environment
-            environment["PORT"] = "0"
+            // The app's name is its variables' prefix: ECHO_PORT.
+            environment["\(name.uppercased())_PORT"] = "0"
             environment["XDG_STATE_HOME"] = state.path
             process.environment = environment
             let output = Pipe()
             process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
+            // The daemon logs (standard error) what it does.
+            process.standardError = output
             let input = Pipe()
             process.standardInput = input
             let lines = LineWaiter(output.fileHandleForReading)
@@ -55,6 +57,7 @@ import Testing
             #expect(lines.wait(for: "Welcome to \(name)!"), "\(lines.output)")
             if kind == "daemon" {
                 #expect(lines.wait(for: "Listening on 127.0.0.1:"), "\(lines.output)")
+                #expect(lines.output.contains("app=echo"), "\(lines.output)")
             } else {
                 #expect(lines.wait(for: "Home (visit \(run))"), "\(lines.output)")
             }

@@ -6,6 +6,9 @@ import Testing
     static var values: [String: Any] { [
         "name": "Sample",
         "type": "SampleComponent",
+        "root": "SampleComponent",
+        "label": "sample",
+        "environmentPrefix": "SAMPLE",
         "property": "sample",
         "composeDependency": ".package(path: \"/tmp/compose\")",
         "composePackage": "compose",

@@ -18,7 +18,7 @@ struct Greeter: Component {
     let greeting: GreetingText
 
     init() {
-        let config = Application.config          // --port 9000, PORT=9000, {"port": 9000}
+        let config = Application.config          // --port 9000, GREETER_PORT=9000, {"port": 9000}
         listener = TCPServer(port: UInt16(exactly: config.int(forKey: "port", default: 8080)) ?? 8080)
         greeting = GreetingText(config.string(forKey: "greeting", default: "Hello"))
     }
@@ -37,7 +37,7 @@ struct Greeter: Component {
 extension Greeter: StartupComponent {
     static var configuration: StartupConfiguration {
         StartupConfiguration(config: ConfigOptions(
-            environmentPrefix: "GREETER",         // GREETER_PORT, GREETER_CONFIG
+            environmentPrefix: .appName,          // the default: GREETER_PORT, GREETER_CONFIG
             descriptions: ["port": "The TCP port to listen on."]   // for --help
         ))
     }

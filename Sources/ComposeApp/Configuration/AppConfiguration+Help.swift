@@ -5,10 +5,10 @@ extension AppConfiguration {
     /// The configuration `--help` runs the root's `init()` with: the app's
     /// defaults and nothing else (no argument, variable or file), so each
     /// key read records its default.
-    static func forHelp(options: ConfigOptions) -> AppConfiguration {
+    static func forHelp(options: ConfigOptions, appName: String? = nil) -> AppConfiguration {
         var options = options
         options.defaults[AbsoluteConfigKey(ConfigKey(options.fileKey))] = nil
-        return AppConfiguration(options: options)
+        return AppConfiguration(options: options, appName: appName)
     }
 
     /// The settings read so far (by the root's `init()` when `--help` asks),
@@ -29,7 +29,7 @@ extension AppConfiguration {
     ///
     /// - Parameter program: The program's name, for the usage line.
     public func help(program: String) -> String {
-        let prefix = options.environmentPrefix
+        let prefix = environmentPrefix
         let fileComponents = ConfigKey(options.fileKey).components
         var rows: [(flag: String, variable: String, file: String, value: String, about: String?)] = []
         for entry in accessLog.entries where entry.key.components != fileComponents {
@@ -63,7 +63,7 @@ extension AppConfiguration {
             rows.map(\.file.count).max() ?? 0
         )
         var text = """
-            Usage: \(program) [--setting value ...]
+            \(usage(program: program))
 
             Each setting comes from the first of: its flag, its environment variable,
             the JSON file named by \(fileFlag) or \(fileVariable), its default.

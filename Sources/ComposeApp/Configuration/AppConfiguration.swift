@@ -24,9 +24,11 @@ import Glibc
 ///
 /// 1. ``overrides`` (a `TestApp`'s in-memory configuration);
 /// 2. ``arguments``: `--port 8080`, `--port=8080`, `--verbose`;
-/// 3. ``environment``: `PORT=8080`, or `CHAT_PORT` with the prefix `CHAT`;
+/// 3. ``environment``: `NOTES_PORT=8080` for the app `notes` (the prefix
+///    is the app's name unless ``ConfigOptions/environmentPrefix`` says
+///    otherwise: `CHAT_PORT` with `"CHAT"`, `PORT` with `.none`);
 /// 4. the file named by the key ``ConfigOptions/fileKey`` in the layers
-///    above or the defaults (`--config app.json`, `CONFIG=app.json`),
+///    above or the defaults (`--config app.json`, `NOTES_CONFIG=app.json`),
 ///    read as JSON unless ``ConfigOptions/fileFormats`` says otherwise;
 /// 5. ``ConfigOptions/defaults``; then the default given where a value is
 ///    read.
@@ -84,6 +86,15 @@ public final class AppConfiguration {
     public let options: ConfigOptions
     /// The command-line arguments read, without the program's name.
     public let arguments: [String]
+    /// The app's name (its root's label, `notes`), which the environment
+    /// variables carry as their prefix by default
+    /// (``ConfigOptions/EnvironmentPrefix/appName``); `nil` outside an app.
+    public let appName: String?
+    /// The prefix of the environment variables' names in effect
+    /// (`NOTES`), or `nil` for none.
+    public var environmentPrefix: String? {
+        options.environmentPrefix.resolved(app: appName)
+    }
     /// Where the environment layer reads from; a change takes effect at the
     /// next ``reload()``.
     public var environment: Environment
@@ -122,23 +133,29 @@ public final class AppConfiguration {
     ///   - environment: Where environment variables come from.
     ///   - overrides: Values above every other layer.
     ///   - options: The prefix, file key, defaults and file formats.
+    ///   - appName: The app's name, the environment's prefix by default
+    ///     (see ``appName``).
     public init(
         arguments: [String] = [],
         environment: Environment = [:],
         overrides: [AbsoluteConfigKey: ConfigValue] = [:],
-        options: ConfigOptions = ConfigOptions()
+        options: ConfigOptions = ConfigOptions(),
+        appName: String? = nil
     ) {
         self.arguments = arguments
         self.environment = environment
         self.overrides = overrides
         self.options = options
-        let environmentProvider = Self.environmentProvider(environment, prefix: options.environmentPrefix)
+        self.appName = appName
+        let environmentProvider = Self.environmentProvider(environment, prefix: options.environmentPrefix.resolved(app: appName))
         environmentLayer = ReloadableLayer(environmentProvider.snapshot())
         fileLayer = ReloadableLayer(Self.noFile)
         defaultsLayer = LiteralLayer(name: "defaults", values: options.defaults)
         var above: [any ConfigProvider] = []
         if !overrides.isEmpty { above.append(LiteralLayer(name: "overrides", values: overrides)) }
-        if !arguments.isEmpty { above.append(CommandLineArgumentsProvider(arguments: ["app"] + arguments)) }
+        if !arguments.isEmpty {
+            above.append(CommandLineArgumentsProvider(arguments: ["app"] + Self.flags(arguments, positionalKeys: options.positionalKeys)))
+        }
         layersAboveEnvironment = above
         // swift-configuration logs every read to the file this variable
         // names, its own reads included: the runtime's reads go through the
@@ -155,8 +172,12 @@ public final class AppConfiguration {
 
     /// The configuration `StartupComponent.main()` makes: the process's
     /// arguments and environment.
-    public static func process(options: ConfigOptions) -> AppConfiguration {
-        AppConfiguration(arguments: Array(CommandLine.arguments.dropFirst()), environment: .process, options: options)
+    ///
+    /// - Parameters:
+    ///   - options: The prefix, file key, defaults and file formats.
+    ///   - appName: The app's name (see ``appName``).
+    public static func process(options: ConfigOptions, appName: String? = nil) -> AppConfiguration {
+        AppConfiguration(arguments: Array(CommandLine.arguments.dropFirst()), environment: .process, options: options, appName: appName)
     }
 
     /// Reads the environment and the configuration file again, then sends
@@ -169,7 +190,7 @@ public final class AppConfiguration {
     /// - Returns: Whether the new values are in place.
     @discardableResult
     public func reload() -> Bool {
-        let environment = Self.environmentProvider(environment, prefix: options.environmentPrefix)
+        let environment = Self.environmentProvider(environment, prefix: environmentPrefix)
         switch loadFile(environment: environment) {
         case .failure(let diagnostic):
             report(diagnostic)

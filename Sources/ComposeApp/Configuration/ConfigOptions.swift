@@ -9,11 +9,19 @@ public import Configuration
 ///
 /// 1. the command line: `--room-capacity 8` or `--room-capacity=8` (key
 ///    `roomCapacity`; `http.port` is `--http-port`);
-/// 2. the environment: `CHAT_ROOM_CAPACITY=8` with the prefix `CHAT`
-///    (`ROOM_CAPACITY` without one);
+/// 2. the environment: `CHAT_ROOM_CAPACITY=8` for an app whose root is
+///    `ChatComponent` (the prefix is the app's name unless
+///    ``environmentPrefix`` says otherwise; `ROOM_CAPACITY` with
+///    ``EnvironmentPrefix/none``);
 /// 3. a JSON file named by ``fileKey`` (`--config chat.json` or
 ///    `CHAT_CONFIG=chat.json`): `{"roomCapacity": 8, "http": {"port": 80}}`;
 /// 4. ``defaults``, then the default given where the value is read.
+///
+/// The command line holds flags only, unless ``positionalKeys`` declares
+/// positional arguments: `notes 9000` with `positionalKeys: ["port"]` is
+/// `notes --port 9000`. A positional argument nobody declared stops the
+/// app with a usage line and exit status 64 (`EX_USAGE`), so `notes 9000`
+/// never silently listens on the default port.
 ///
 /// ```swift
 /// extension ChatApp: StartupComponent {
@@ -26,12 +34,15 @@ public import Configuration
 /// }
 /// ```
 public struct ConfigOptions: Sendable {
-    /// Prepended to every environment variable's name: `CHAT` reads key
-    /// `port` from `CHAT_PORT`. `nil` (the default) reads `PORT`.
-    public var environmentPrefix: String?
+    /// Prepended to every environment variable's name: `"CHAT"` reads key
+    /// `port` from `CHAT_PORT`. By default (``EnvironmentPrefix/appName``)
+    /// the app's name: `NOTES_PORT` for an app whose root is
+    /// `NotesComponent`, so a `PORT` a platform sets for another program
+    /// is not read by mistake. ``EnvironmentPrefix/none`` reads `PORT`.
+    public var environmentPrefix: EnvironmentPrefix
     /// The key whose value is the path of a configuration file
-    /// (`--config`, `<PREFIX>_CONFIG` or `CONFIG`, or ``defaults``); no
-    /// file is read when no layer has it.
+    /// (`--config`, `<PREFIX>_CONFIG`, or ``defaults``); no file is read
+    /// when no layer has it.
     public var fileKey: String
     /// The app's defaults, below every other layer.
     public var defaults: [AbsoluteConfigKey: ConfigValue]
@@ -46,6 +57,11 @@ public struct ConfigOptions: Sendable {
     /// in its own manifest and adds
     /// `["yaml": YAMLSnapshot.self, "yml": YAMLSnapshot.self]`.
     public var fileFormats: [String: any FileConfigSnapshot.Type]
+    /// The keys the command line's positional arguments give, in order:
+    /// with `["port"]`, `app 9000 --verbose` reads `port` as 9000. More
+    /// positional arguments than keys (by default, any) are a usage error:
+    /// the app prints why and a usage line, and exits 64.
+    public var positionalKeys: [String]
 
     /// - Parameters:
     ///   - environmentPrefix: See ``environmentPrefix``.
@@ -53,18 +69,21 @@ public struct ConfigOptions: Sendable {
     ///   - defaults: See ``defaults``.
     ///   - descriptions: See ``descriptions``.
     ///   - fileFormats: See ``fileFormats``.
+    ///   - positionalKeys: See ``positionalKeys``.
     public init(
-        environmentPrefix: String? = nil,
+        environmentPrefix: EnvironmentPrefix = .appName,
         fileKey: String = "config",
         defaults: [AbsoluteConfigKey: ConfigValue] = [:],
         descriptions: [String: String] = [:],
-        fileFormats: [String: any FileConfigSnapshot.Type] = ["json": JSONConfigSnapshot.self]
+        fileFormats: [String: any FileConfigSnapshot.Type] = ["json": JSONConfigSnapshot.self],
+        positionalKeys: [String] = []
     ) {
         self.environmentPrefix = environmentPrefix
         self.fileKey = fileKey
         self.defaults = defaults
         self.descriptions = descriptions
         self.fileFormats = fileFormats
+        self.positionalKeys = positionalKeys
     }
 
     /// The snapshot type for a file at `path`.
@@ -73,5 +92,88 @@ public struct ConfigOptions: Sendable {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return JSONConfigSnapshot.self }
         let suffix = name[name.index(after: dot)...].lowercased()
         return fileFormats[suffix] ?? JSONConfigSnapshot.self
+    }
+}
+
+extension ConfigOptions {
+    /// What is prepended to the environment variables' names
+    /// (``ConfigOptions/environmentPrefix``): the app's name (the default),
+    /// a prefix of the app's choice (a string literal: `"CHAT"`), or none.
+    ///
+    /// ```swift
+    /// ConfigOptions()                              // NOTES_PORT for NotesComponent
+    /// ConfigOptions(environmentPrefix: "CHAT")     // CHAT_PORT
+    /// ConfigOptions(environmentPrefix: .none)      // PORT
+    /// ```
+    public struct EnvironmentPrefix: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+        private enum Kind: Sendable, Hashable {
+            case appName
+            case fixed(String)
+            case none
+        }
+
+        private let kind: Kind
+
+        private init(_ kind: Kind) {
+            self.kind = kind
+        }
+
+        /// The app's name: its root component's label
+        /// (`AppContext.name`: `notes` for `NotesComponent`), in capitals
+        /// with its words apart: `NOTES_PORT`, `HIT_COUNTER_APP_PORT` for
+        /// `HitCounterApp`. A configuration made outside an app, with no
+        /// name, reads unprefixed names.
+        public static let appName = Self(.appName)
+        /// No prefix: key `port` is read from `PORT`.
+        public static let none = Self(.none)
+
+        /// This prefix: `CHAT` reads `CHAT_PORT`. An empty one is ``none``.
+        ///
+        /// - Parameter prefix: The prefix, without the trailing `_`.
+        public static func fixed(_ prefix: String) -> Self {
+            prefix.isEmpty ? .none : Self(.fixed(prefix))
+        }
+
+        /// The prefix `value`: `environmentPrefix: "CHAT"`.
+        public init(stringLiteral value: String) {
+            self = .fixed(value)
+        }
+
+        /// The prefix in effect for the app named `app` (``appName``), as
+        /// given to the environment provider; `nil` for none.
+        ///
+        /// - Parameter app: The app's name (its root's label), if known.
+        /// - Returns: The prefix, or `nil` for none.
+        public func resolved(app: String?) -> String? {
+            switch kind {
+            case .appName: app.flatMap(Self.prefix(forApp:))
+            case .fixed(let prefix): prefix
+            case .none: nil
+            }
+        }
+
+        /// `HIT_COUNTER_APP` for the label `hitCounterApp`, `KVRESP` for
+        /// `kVResp` (the type `KVResp`): a word starts where a lowercase
+        /// letter meets an uppercase one, as in the configuration's keys.
+        static func prefix(forApp label: String) -> String? {
+            guard let first = label.first else { return nil }
+            var prefix = ""
+            var previous: Character?
+            for character in first.uppercased() + label.dropFirst() {
+                if let previous, previous.isLowercase, character.isUppercase { prefix.append("_") }
+                prefix.append(character)
+                previous = character
+            }
+            return prefix.uppercased()
+        }
+
+        /// What it is, for messages: `the app's name`, `CHAT` or `none`.
+        public var description: String {
+            switch kind {
+            case .appName: "the app's name"
+            case .fixed(let prefix): prefix
+            case .none: "none"
+            }
+        }
     }
 }

@@ -7,4 +7,7 @@ extension Diagnostic.Code {
     /// A command-line flag that the app did not read while it started: a
     /// misspelling, or a setting the app does not have (see `--help`).
     public static let unknownArgument = Self(rawValue: "unknownArgument")
+    /// A positional command-line argument that the app does not declare
+    /// (`ConfigOptions.positionalKeys`): the app exits 64 with a usage line.
+    public static let unexpectedArgument = Self(rawValue: "unexpectedArgument")
 }

@@ -1,4 +1,5 @@
 import Compose
+public import Logging
 
 /// The running app, from its own code: shut it down, reach its tree,
 /// follow deep links.
@@ -12,6 +13,24 @@ import Compose
 public enum Application {
     /// The context of the running app, if code of one is running.
     public static var context: AppContext? { AppContext.current }
+
+    /// The running app's logger: what the runtime logs with, so a line
+    /// carries the app's metadata (`app=notes`, and `worker=1` in the
+    /// workers mode) and goes where the runtime's go (standard error, the
+    /// journal under systemd, `TestApp.logs` in a test). Outside an app,
+    /// `Diagnostics.logger`.
+    ///
+    /// ```swift
+    /// listener.didAppear += {
+    ///     Application.logger.info("Listening on 127.0.0.1:\(listener.port)")
+    /// }
+    /// ```
+    ///
+    /// A component's own `ComponentNode/logger` adds its path
+    /// (`component=notes.server`).
+    public static var logger: Logger {
+        context?.logger ?? Diagnostics.logger
+    }
 
     /// Starts a graceful shutdown that ends with exit status `status`.
     ///

@@ -58,7 +58,10 @@ final class Runtime {
             if arguments.contains("--help") || arguments.contains("-h") { printHelp(App.self) }
             // Before anything reads it: the services' registration, factories
             // and start(), then the root's init().
-            context.configuration = AppConfiguration.process(options: configuration.config)
+            context.configuration = AppConfiguration.process(options: configuration.config, appName: context.name)
+            // An argument nobody declared is a mistake the app would
+            // otherwise ignore (`app 6398` listening on its default port).
+            if !context.configuration.reportUndeclaredPositionalArguments().isEmpty { exitWithUsage() }
             // The workers mode's parent runs the workers, never the app.
             WorkerSupervisor.takeOverIfAsked(context: context, loop: loop, configuration: configuration, systemd: systemd)
             loop.attachMainQueue()
@@ -154,7 +157,7 @@ final class Runtime {
     /// (its services are neither registered nor started: settings they
     /// read are listed only if the root reads them too).
     private func printHelp<App: StartupComponent>(_ type: App.Type) -> Never {
-        let help = AppConfiguration.forHelp(options: configuration.config)
+        let help = AppConfiguration.forHelp(options: configuration.config, appName: context.name)
         context.configuration = help
         _ = App()
         _ = RuntimeSettings(help, workers: configuration.workers.count)
@@ -173,6 +176,24 @@ final class Runtime {
             }
         }
         exit(0)
+    }
+
+    /// A usage error: the usage line on standard error, then exit 64
+    /// (`EX_USAGE`) without starting the app (the reason is logged).
+    private func exitWithUsage() -> Never {
+        let program = StartupConfiguration.executableName ?? context.name
+        fflush(nil)
+        var text = context.configuration.usage(program: program) + "\n"
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { break }
+                offset += written
+            }
+        }
+        exit(AppConfiguration.usageErrorExitStatus)
     }
 
     private func listen(to name: ProcessSignal.Name, _ body: @escaping @MainActor (Int32) -> Void) {

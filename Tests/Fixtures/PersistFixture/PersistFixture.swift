@@ -52,7 +52,10 @@ struct PersistFixture: StartupComponent {
     static var configuration: StartupConfiguration {
         StartupConfiguration(
             statePersistence: .json(debounce: .milliseconds(2), maximumWait: .milliseconds(10)),
-            stateDirectory: environment("PERSIST_DIR")
+            stateDirectory: environment("PERSIST_DIR"),
+            // The mode, the first argument: a positional argument must be
+            // declared, or the app exits 64 with a usage line.
+            config: ConfigOptions(positionalKeys: ["mode"])
         )
     }
 }

@@ -19,7 +19,7 @@ struct HitCounterApp: Component {
     let minute = LoopTimer(every: .seconds(60))
 
     init() {
-        let port = Application.config.int(forKey: "port", default: 8080)   // --port, PORT
+        let port = Application.config.int(forKey: "port", default: 8080)   // --port, HIT_COUNTER_APP_PORT
         listener = TCPServer(port: UInt16(exactly: port) ?? 8080)
     }
 }
