@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func servicesReadTheAppsConfigurationWhenTheyStart() async throws {
-        let app = try FixtureProcess("lifecycle", environment: ["COMPOSE_SERVICES": "ok", "MAIL_FROM": "ops@example.org"])
+        let app = try FixtureProcess("lifecycle", environment: ["COMPOSE_SERVICES": "ok", "FIXTURE_APP_MAIL_FROM": "ops@example.org"])
         try await app.waitFor("ready")
         #expect(app.output.lines.prefix(2) == ["start store", "start mailer from ops@example.org"], "\(app.transcript)")
         app.signal(SIGTERM)

@@ -44,12 +44,6 @@ struct EchoServer: StartupComponent {
         StartupConfiguration(config: ConfigOptions(positionalKeys: ["port"]))
     }
 
-    /// PORT is the first argument (read above): declared, since a
-    /// positional argument nobody declares is a usage error.
-    static var configuration: StartupConfiguration {
-        StartupConfiguration(config: ConfigOptions(positionalKeys: ["port"]))
-    }
-
     var observers: Void {
         listener += { connection in
             sessions.add { EchoSession(connection: connection) }

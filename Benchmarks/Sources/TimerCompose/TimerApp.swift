@@ -42,6 +42,12 @@ struct TimerApp: StartupComponent {
 
     init() {}
 
+    /// The tick count is the first argument (read above): declared, since
+    /// a positional argument nobody declares is a usage error.
+    static var configuration: StartupConfiguration {
+        StartupConfiguration(config: ConfigOptions(positionalKeys: ["ticks"]))
+    }
+
     var observers: Void {
         tick += {
             log.record()

@@ -1,6 +1,6 @@
 public import Logging
 #if canImport(Glibc)
-public import Glibc
+internal import Glibc
 #endif
 
 /// A log handler for standard error connected to the systemd journal: each
@@ -30,8 +30,9 @@ public struct JournalLogHandler: LogHandler {
     /// - Parameters:
     ///   - label: The logger's label.
     ///   - descriptor: Where lines are written (`write(2)`, one call per
-    ///     line, so lines of several threads do not interleave).
-    public init(label: String, descriptor: Int32 = STDERR_FILENO) {
+    ///     line, so lines of several threads do not interleave); 2 is
+    ///     standard error.
+    public init(label: String, descriptor: Int32 = 2) {
         formats = (2...7).map { priority in
             StreamLogHandler(label: label, stream: JournalLine(prefix: "<\(priority)>", descriptor: descriptor))
         }

@@ -5,7 +5,7 @@ import ComposeApp
 /// the app's clock (real time here) to start and to stop, so both happen
 /// in tasks the loop must wait for; with COMPOSE_SERVICES=fail the mailer's
 /// start throws. The mailer's start reads the app's configuration
-/// (`mailFrom`: MAIL_FROM, `--mail-from`), installed before it starts.
+/// (`mailFrom`: FIXTURE_APP_MAIL_FROM, `--mail-from`), installed before it starts.
 enum FixtureServices {
     @MainActor
     static func register(in services: ServiceRegistry) {
