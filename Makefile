@@ -54,10 +54,12 @@ ASAN_SCRATCH := .build-asan
 ASAN_FLAGS := --sanitize=address --scratch-path $(ASAN_SCRATCH) \
 	-Xswiftc -use-ld=lld -Xlinker $(CURDIR)/$(ASAN_SCRATCH)/asan-default-options.o
 ASAN_SKIP := --skip EndToEndTests
-TOOLCHAIN_BIN = $(shell dirname "$$(readlink -f "$$(command -v $(SWIFT))")")
+# The toolchain's clang, next to swift (any C compiler would do; a fresh
+# Debian has none).
+CLANG ?= $(shell dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/clang
 $(ASAN_SCRATCH)/asan-default-options.o: scripts/asan-default-options.c
 	mkdir -p $(ASAN_SCRATCH)
-	$(TOOLCHAIN_BIN)/clang -c -fPIC -O1 -Wall -Werror $< -o $@
+	$(CLANG) -c -fPIC -O1 -Wall -Werror $< -o $@
 test-asan: deps $(ASAN_SCRATCH)/asan-default-options.o
 	$(SWIFT) build --build-tests $(ASAN_FLAGS)
 	$(SWIFT) test --skip-build $(ASAN_FLAGS) $(ASAN_SKIP)
@@ -95,7 +97,7 @@ TSAN_SKIP := --skip EndToEndTests --skip anAppWritingPastTheFileSizeLimitKeepsRu
 	--skip everyRestartAfterSIGKILLRestoresTheLastCompletedSaveOrALaterOne
 $(TSAN_SCRATCH)/tsan-defaults.o: scripts/tsan-defaults.c
 	mkdir -p $(TSAN_SCRATCH)
-	$(TOOLCHAIN_BIN)/clang -c -fPIC -O1 -Wall -Werror $< -o $@
+	$(CLANG) -c -fPIC -O1 -Wall -Werror $< -o $@
 test-tsan: deps $(TSAN_SCRATCH)/tsan-defaults.o
 	$(SWIFT) build --build-tests $(TSAN_FLAGS)
 	$(SWIFT) test --skip-build $(TSAN_FLAGS) $(TSAN_SKIP)
