@@ -53,7 +53,7 @@ test: deps
 ASAN_SCRATCH := .build-asan
 ASAN_FLAGS := --sanitize=address --scratch-path $(ASAN_SCRATCH) \
 	-Xswiftc -use-ld=lld -Xlinker $(CURDIR)/$(ASAN_SCRATCH)/asan-default-options.o
-ASAN_SKIP := --skip EndToEndTests
+ASAN_SKIP := --skip 'ComposeToolTests\.EndToEndTests'
 # The toolchain's clang, next to swift (any C compiler would do; a fresh
 # Debian has none).
 CLANG ?= $(shell dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/clang
@@ -92,7 +92,7 @@ test-asan: deps $(ASAN_SCRATCH)/asan-default-options.o
 TSAN_SCRATCH := .build-tsan
 TSAN_FLAGS := --sanitize=thread --scratch-path $(TSAN_SCRATCH) \
 	-Xlinker $(CURDIR)/$(TSAN_SCRATCH)/tsan-defaults.o
-TSAN_SKIP := --skip EndToEndTests --skip anAppWritingPastTheFileSizeLimitKeepsRunningAndExits0 \
+TSAN_SKIP := --skip 'ComposeToolTests\.EndToEndTests' --skip anAppWritingPastTheFileSizeLimitKeepsRunningAndExits0 \
 	--skip openingAndClosingManyHandlesEndsCleanly \
 	--skip everyRestartAfterSIGKILLRestoresTheLastCompletedSaveOrALaterOne
 $(TSAN_SCRATCH)/tsan-defaults.o: scripts/tsan-defaults.c
