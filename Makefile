@@ -1,6 +1,7 @@
 # Compose for Linux: the commands a newcomer types.
 #   make test   installs what a fresh Debian machine lacks, runs every test
-#   make run    runs the example app
+#               (failures and the summary shown; the full log in .build/test.log)
+#   make run    runs the example app (installs nc, its client, if missing)
 #   make bench  runs the benchmarks (release build) and prints the table
 #   make bench-instructions  counts instructions per operation with callgrind
 #   make bench-echo-counts   system calls and instructions per echo message
@@ -14,7 +15,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build test test-asan test-tsan run bench bench-instructions bench-echo-counts deps clean check-leaks soak docs install uninstall
+.PHONY: all build test test-asan test-tsan run client-deps bench bench-instructions bench-echo-counts deps clean check-leaks soak docs install uninstall
 
 all: build
 
@@ -29,10 +30,18 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# The unsafe inventory first (milliseconds), so that the tests' summary is
+# the last thing printed. scripts/test-summary.py runs `swift test` (Swift
+# Testing only: the package has no XCTest tests), shows what failed or
+# warned and the summary, explains the known issues, keeps the whole output
+# in $(TEST_LOG), and exits with the test run's status.
+# SCRATCH=.build-x builds and tests in another scratch path.
+SCRATCH ?= .build
+TEST_LOG = $(SCRATCH)/test.log
 test: deps
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) build --build-tests --scratch-path $(SCRATCH)
 	python3 scripts/unsafe-inventory.py
+	@python3 scripts/test-summary.py --log $(TEST_LOG) -- $(SWIFT) test --skip-build --disable-xctest --scratch-path $(SCRATCH) $(TEST_ARGS)
 
 # The tests built with AddressSanitizer (debug), in their own scratch path.
 # The fixture, example and tool executables the tests start as child
@@ -110,7 +119,15 @@ test-tsan: deps $(TSAN_SCRATCH)/tsan-defaults.o
 	$(SWIFT) build --build-tests $(TSAN_FLAGS)
 	$(SANITIZER_ENV) $(SWIFT) test --skip-build $(TSAN_FLAGS) $(TSAN_SKIP)
 
-run: deps
+# nc (netcat), the client the quick start chats with, when missing.
+client-deps:
+	@if ! command -v nc >/dev/null 2>&1; then \
+		echo "Installing netcat-openbsd (nc, the chat's client in the quick start) with apt-get..."; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq netcat-openbsd; \
+	fi
+
+run: deps client-deps
 	$(SWIFT) run ComposeChat $(ARGS)
 
 # Builds every product first: the runner starts the timer, startup and echo

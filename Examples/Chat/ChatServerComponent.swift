@@ -43,10 +43,10 @@ extension ChatServerComponent {
         // (too many open files, ...) is not: the listener goes on.
         listener.errors += { error in
             guard !listener.isListening else {
-                print("cannot accept a connection: \(error)")
+                Application.print("cannot accept a connection: \(error)")
                 return
             }
-            print("cannot listen: \(error)")
+            Application.print("cannot listen: \(error)")
             Application.shutdown(status: 1)
         }
 
@@ -56,12 +56,12 @@ extension ChatServerComponent {
         // next start.
         Application.configurationDidReload += {
             hub.messageOfTheDay = ChatSettings(config: Application.config, defaults: settings).readMessageOfTheDay()
-            print("message of the day reloaded")
+            Application.print("message of the day reloaded")
         }
 
         didAppear += {
             if listener.isListening {
-                print("listening on \(settings.host):\(listener.port)")
+                Application.print("listening on \(settings.host):\(listener.port)")
             }
         }
     }

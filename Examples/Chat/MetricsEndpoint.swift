@@ -31,10 +31,10 @@ extension MetricsEndpoint {
         }
         scrapes.forward(\.connection.didClose) += { id, _ in scrapes.remove(id) }
         listener.errors += { error in
-            print(listener.isListening ? "cannot accept a metrics scrape: \(error)" : "cannot serve metrics: \(error)")
+            Application.print(listener.isListening ? "cannot accept a metrics scrape: \(error)" : "cannot serve metrics: \(error)")
         }
         didAppear += {
-            if listener.isListening { print("metrics on http://\(host):\(listener.port)/metrics") }
+            if listener.isListening { Application.print("metrics on http://\(host):\(listener.port)/metrics") }
         }
     }
 }

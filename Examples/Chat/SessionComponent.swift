@@ -107,8 +107,11 @@ extension SessionComponent {
         }
 
         room.leave += {
+            // "Back in the lobby." read wrong from a room named lobby: the
+            // reply names the room left, and what can be typed now.
+            let left = hub.room(of: connection)
             hub.leave(connection)
-            connection.writeLine("Back in the lobby.")
+            connection.writeLine("You left \(left ?? "the room"). Type /join ROOM, /who or /quit.")
             router.pop()
         }
     }

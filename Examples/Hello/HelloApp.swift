@@ -13,9 +13,9 @@ struct GreeterComponent: Component {
 
 extension GreeterComponent {
     var observers: Void {
-        didAppear += { print("[greeter] appeared") }
-        didDisappear += { print("[greeter] disappeared") }
-        greet += { name in print("Hello, \(name)!") }
+        didAppear += { Application.print("[greeter] appeared") }
+        didDisappear += { Application.print("[greeter] disappeared") }
+        greet += { name in Application.print("Hello, \(name)!") }
     }
 }
 
@@ -27,10 +27,10 @@ struct CountdownComponent: Component {
 
 extension CountdownComponent {
     var observers: Void {
-        didAppear += { print("[countdown] appeared") }
+        didAppear += { Application.print("[countdown] appeared") }
         var remaining = 5
         tick += {
-            print("[countdown] \(remaining)")
+            Application.print("[countdown] \(remaining)")
             remaining -= 1
             if remaining == 0 { finished.send() }
         }
@@ -49,7 +49,7 @@ extension HelloApp {
     var observers: Void {
         greeter.didAppear += {
             for name in ["Linux", "Compose"] { greeter.greet.send(name) }
-            print("Type a name and press Return; the app stops after the countdown.")
+            Application.print("Type a name and press Return; the app stops after the countdown.")
             router.push(\Self.countdown)   // both screens are now active
         }
         input += { line in
@@ -61,6 +61,6 @@ extension HelloApp {
 
 extension HelloApp: StartupComponent {
     func didBindRootComponent() {
-        print("Bound \(Application.tree?.statistics.nodes ?? 0) components; route: \(Application.currentRoute)")
+        Application.print("Bound \(Application.tree?.statistics.nodes ?? 0) components; route: \(Application.currentRoute)")
     }
 }

@@ -58,13 +58,13 @@ extension RelayApp {
 
         listener.errors += { error in
             guard !listener.isListening else { return }
-            print("cannot listen: \(error)")
+            Application.print("cannot listen: \(error)")
             Application.shutdown(status: 1)
         }
 
         didAppear += {
             if listener.isListening {
-                print("relay listening on \(settings.host):\(listener.port)")
+                Application.print("relay listening on \(settings.host):\(listener.port)")
             }
         }
     }

@@ -31,7 +31,7 @@ struct StepperApp: StartupComponent {
 
 extension StepperApp {
     var observers: Void {
-        shown += { line in print(line) }
+        shown += { line in Application.print(line) }
         // At once with the initial state, then after each change (a command
         // that leaves the count as it was shows nothing).
         stepper.$state ++= { state in shown.send(render(state)) }

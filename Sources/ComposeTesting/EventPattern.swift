@@ -13,7 +13,10 @@ public import Compose
 /// ```
 ///
 /// A path may leave out the root's label: `"counter.count"` also matches
-/// `"app.counter.count"` in an app whose root is `app`.
+/// `"app.counter.count"` in an app whose root is `app`. A store's emitter
+/// may be named as in code, `"server.$linesSeen"` for the `$linesSeen` of
+/// `@Store var linesSeen`: events name it `server.linesSeen`, and the
+/// pattern matches that.
 public struct EventPattern: Sendable, CustomStringConvertible {
     /// The kind of event.
     public let kind: AppEvent.Kind
@@ -73,10 +76,20 @@ public struct EventPattern: Sendable, CustomStringConvertible {
     /// `rootLabel`.
     public func matches(_ event: AppEvent, rootLabel: String) -> Bool {
         guard event.kind == kind else { return false }
+        let path = eventPath
         guard event.path == path || event.path == rootLabel + "." + path else { return false }
         if let value, event.value != value { return false }
         if let time, event.time != time { return false }
         return true
+    }
+
+    /// ``path`` as events name it: each `$name` segment (a store's
+    /// projected emitter, as code writes it) is `name`.
+    public var eventPath: String {
+        guard path.contains("$") else { return path }
+        return path.split(separator: ".", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("$") ? String($0.dropFirst()) : String($0) }
+            .joined(separator: ".")
     }
 
     /// `counter.count sent 1`, `app.settings didAppear at 5s`.

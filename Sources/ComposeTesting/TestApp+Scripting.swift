@@ -22,6 +22,13 @@ extension TestApp {
         TestStandardInput(app: self, input: world.standardInput)
     }
 
+    /// The app's standard output: what it wrote with
+    /// `Application.print(_:)`, which a test context keeps instead of
+    /// printing.
+    public var standardOutput: TestStandardOutput {
+        TestStandardOutput(output: world.standardOutput)
+    }
+
     /// The file system as the app's `FileWatcher`s see it: the test says
     /// what changed, and which paths do not exist.
     public var files: TestFileSystem {

@@ -76,7 +76,7 @@ public final class TestEvents: @MainActor RandomAccessCollection {
         let root = rootLabel()
         for pattern in patterns {
             guard let found = recorded[cursor...].firstIndex(where: { pattern.matches($0, rootLabel: root) }) else {
-                Issue.record(Comment(rawValue: "Expected \"\(pattern)\", which did not happen. \(describeRest())"), sourceLocation: sourceLocation)
+                Issue.record(Comment(rawValue: "Expected \"\(pattern)\", which did not happen.\(Self.hint(for: pattern, in: recorded[cursor...], rootLabel: root)) \(describeRest())"), sourceLocation: sourceLocation)
                 return
             }
             let passed = recorded[cursor..<found]
@@ -143,6 +143,25 @@ public final class TestEvents: @MainActor RandomAccessCollection {
         withKnownIssue(isIntermittent: true) {
             Issue.record(Comment(rawValue: "Skipped \(events.count) event\(events.count == 1 ? "" : "s"):\n" + Self.list(events)), sourceLocation: sourceLocation)
         }
+    }
+
+    /// When an event of the pattern's kind happened at a path that differs
+    /// from the pattern's only in how a segment is spelled (`_name`, the
+    /// storage of `@Store var name`; another case), names the path to write.
+    private static func hint(for pattern: EventPattern, in events: ArraySlice<AppEvent>, rootLabel: String) -> String {
+        func key(_ path: String) -> [String] {
+            path.split(separator: ".", omittingEmptySubsequences: false).map { segment in
+                segment.drop { $0 == "$" || $0 == "_" }.lowercased()
+            }
+        }
+        let wanted = key(pattern.eventPath)
+        let near = events.first { event in
+            guard event.kind == pattern.kind, event.path != pattern.eventPath, event.path != rootLabel + "." + pattern.eventPath else { return false }
+            let have = key(event.path)
+            return have == wanted || have == [rootLabel.lowercased()] + wanted
+        }
+        guard let near else { return "" }
+        return " Events name it \"\(near.path)\" (a store's emitter `$name` is \"name\" or \"$name\")."
     }
 
     private func describeRest() -> String {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Checks that a name the user typed can be the Swift type name the tool
 /// generates, and suggests the name they probably meant when it cannot.
 enum NameValidator {
@@ -48,6 +50,12 @@ enum NameValidator {
             return "\"\(name)\" is already used by Compose or Swift; give another name, such as My\(name)"
         }
         let hint = suggestion(for: name).map { " (did you mean \($0)?)" } ?? ""
+        if first == "_" {
+            return "\"\(name)\" starts with an underscore, but a type name the tool generates starts with an uppercase letter\(hint)"
+        }
+        if let bad = name.unicodeScalars.first(where: { !letters.contains($0) && !digits.contains($0) }), bad.properties.isAlphabetic {
+            return "\"\(name)\" contains \"\(bad)\", a letter outside ASCII; the tool's type names (and so its file and target names) use the letters A-Z and a-z and digits only\(hint)"
+        }
         guard letters.contains(first) else {
             return "\"\(name)\" must start with a letter; a Swift type name starts with an uppercase letter\(hint)"
         }
@@ -61,13 +69,14 @@ enum NameValidator {
     }
 
     /// The valid type name closest to `name`: words split on anything that
-    /// is not a letter or digit, each capitalized, leading digits dropped
-    /// (`my-app` → `MyApp`, `profileComponent` → `ProfileComponent`);
+    /// is not a letter or digit, each capitalized, leading digits dropped,
+    /// accents dropped from letters outside ASCII (`my-app` → `MyApp`,
+    /// `profileComponent` → `ProfileComponent`, `Écho` → `Echo`);
     /// `nil` when nothing valid is left or the result is `name` itself.
     static func suggestion(for name: String) -> String? {
         var words: [String] = []
         var word = ""
-        for scalar in name.unicodeScalars {
+        for scalar in name.unicodeScalars.flatMap(asciiLetters) {
             if letters.contains(scalar) || digits.contains(scalar) {
                 word.unicodeScalars.append(scalar)
             } else if !word.isEmpty {
@@ -83,6 +92,15 @@ enum NameValidator {
             return nil
         }
         return fixed
+    }
+
+    /// `scalar`, or for a letter outside ASCII its ASCII base letters
+    /// (`É` → `E`, `ß` → `ss`), or itself when it has none.
+    private static func asciiLetters(_ scalar: Unicode.Scalar) -> [Unicode.Scalar] {
+        guard !scalar.isASCII, scalar.properties.isAlphabetic else { return [scalar] }
+        let folded = String(scalar).folding(options: [.diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        let base = Array(folded.unicodeScalars)
+        return base.allSatisfy({ letters.contains($0) }) && !base.isEmpty ? base : [scalar]
     }
 
     private static func capitalized(_ word: String) -> String {

@@ -108,6 +108,20 @@ import Testing
         #expect(ada.isClosedByApp)
     }
 
+    /// `/leave` from a room named "lobby" answered "Back in the lobby.":
+    /// the reply names the room left and the commands of the lobby.
+    @Test func leavingARoomNamedLobbyNamesTheRoomLeft() throws {
+        let app = TestApp(ChatApp.self)
+        let ada = try member("ada", of: app)
+        ada.write("/join lobby\n")
+        #expect(ada.readLines() == ["You are in lobby. Type to talk, /leave to go back."])
+        ada.write("/leave\n")
+        #expect(ada.readLines() == ["You left lobby. Type /join ROOM, /who or /quit."])
+        // Back where rooms are joined: a command of the lobby works.
+        ada.write("/dance\n")
+        #expect(ada.readLines() == ["Commands: /join ROOM, /who, /quit"])
+    }
+
     @Test func aClientThatVanishesLeavesTheRoomAndTheOthersAreTold() throws {
         let app = TestApp(ChatApp.self)
         let ada = try member("ada", of: app)
@@ -186,7 +200,7 @@ import Testing
         #expect(dan.readLines() == ["lab is full (3 members). Try another room."])
 
         lab[1].write("/leave\n")
-        #expect(lab[1].readLines() == ["Back in the lobby."])
+        #expect(lab[1].readLines() == ["You left lab. Type /join ROOM, /who or /quit."])
         dan.write("/join lab\n")
         #expect(dan.readLines() == ["You are in lab. Type to talk, /leave to go back."])
         #expect(lab[0].readLines() == ["* bob left lab", "* dan joined lab"])

@@ -276,9 +276,13 @@ struct ConfiguredApp: StartupComponent {
         #expect(app.context.config.int(forKey: "port") == 9001)
     }
 
-    // A watch that is never told would wait forever: the limit turns that
-    // into a failure.
-    @Test(.timeLimit(.minutes(1))) func aWatchingReaderSeesTheReloadedValue() async throws {
+    // Event-awaiting: the watch ends when it has seen the reloaded value.
+    // A watch that is never told would wait forever; the limit only turns
+    // that hang into a failure. It is not a bound on how long a reload may
+    // take: the reload needs the main actor, which the live-loop tests
+    // running beside this one hold for tens of seconds on a loaded machine
+    // (a one-minute limit failed there), so it is far above any such wait.
+    @Test(.timeLimit(.minutes(10))) func aWatchingReaderSeesTheReloadedValue() async throws {
         let file = try TemporaryFile(#"{"greeting": "one"}"#)
         let configuration = AppConfiguration(overrides: ["config": .init(stringLiteral: file.path)])
         let seen = try await configuration.reader.watchString(forKey: "greeting", default: "none") { updates in

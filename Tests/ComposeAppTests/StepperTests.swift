@@ -32,7 +32,7 @@ import Testing
 }
 
 /// The stepper example as a whole app: commands written on its standard
-/// input, the lines it shows recorded.
+/// input, the lines it shows recorded and read from its standard output.
 @MainActor
 @Suite struct StepperAppTests {
     @Test func commandsStepTheCountAndTheAppShowsEachChange() throws {
@@ -49,6 +49,9 @@ import Testing
         // The second reset leaves the state as it was: nothing is shown.
         #expect(shown.values.suffix(1) == ["count: 0"])
         #expect(shown.count == 6)
+        // What it showed went to the app's standard output, kept by the
+        // test instead of printed.
+        #expect(app.standardOutput.lines == ["count: 0"] + shown.values)
         #expect(app.exitStatus == 0)
         #expect(app.diagnostics.isEmpty)
     }
@@ -82,6 +85,7 @@ import Testing
             app.standardInput.write(commands.map { $0 + "\n" }.joined())
             #expect(root.stepper.state == model)
             #expect(shown.values == expected, "commands \(commands)")
+            #expect(app.standardOutput.lines == ["count: 0"] + expected)
         }
     }
 }

@@ -36,6 +36,15 @@ struct Pages: RouterComponent {
     }
 }
 
+/// A store whose emitter a test names as code does, `$linesSeen`.
+struct Tail: Component {
+    @Store var linesSeen = 0
+    let line = Emitter<String>()
+    var observers: Void {
+        line += { _ in linesSeen += 1 }
+    }
+}
+
 @MainActor
 @Suite struct TestEventsTests {
     @Test func sendsAreRecordedWithTheirPathValueAndVirtualTime() throws {
@@ -163,5 +172,29 @@ struct Pages: RouterComponent {
         #expect(first.events.unasserted.count == 2)
         #expect(second.events.unasserted.isEmpty)
         first.events.skipAll()
+    }
+
+    @Test func aStoresEmitterCanBeNamedAsCodeWritesIt() throws {
+        let app = TestApp(root: Tail())
+        let tail = try #require(app.root(as: Tail.self))
+        app.run { tail.line.send("a") }
+        app.run { tail.line.send("b") }
+        #expect(app.events.unasserted.map(\.description) == ["0s tail.line sent a", "0s tail.linesSeen sent 1", "0s tail.line sent b", "0s tail.linesSeen sent 2"])
+        // `$linesSeen` (with or without the root's label) and `linesSeen`
+        // name the same emitter.
+        app.events.expect(.sent("line", "a"), .sent("tail.$linesSeen", 1), .sent("line", "b"), .sent("$linesSeen", 2))
+    }
+
+    @Test func aPathSpelledAsTheStoresStorageFailsNamingThePathToWrite() throws {
+        let app = TestApp(root: Tail())
+        let tail = try #require(app.root(as: Tail.self))
+        app.run { tail.line.send("a") }
+        app.events.expect(.sent("line", "a"))
+        withKnownIssue {
+            app.events.expect(.sent("tail._linesSeen", 1))
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.hasPrefix("Expected \"tail._linesSeen sent 1\", which did not happen. Events name it \"tail.linesSeen\"") }
+        }
+        app.events.skipAll()
     }
 }

@@ -166,6 +166,69 @@ import Testing
         #expect(host.root.router.paths.map(\.label) == ["one"])
     }
 
+    /// Zero-size: two of them in one component share an offset, so
+    /// `\Self.home` and `\Self.settings` are the same key path.
+    struct Blank: Component {
+        var observers: Void { None }
+    }
+
+    @Test func zeroSizeSiblingsOfOneTypeAreReportedAtBindNamingBoth() throws {
+        struct Twins: RouterComponent {
+            let start = Screen()
+            let home = Blank()
+            let settings = Blank()
+            let router = Router(start: \Self.start)
+            var observers: Void { None }
+        }
+        #expect(MemoryLayout<Blank>.size == 0)
+        let host = TestHost(Twins())
+        #expect(host.diagnostics.map(\.code) == [.ambiguousRoute])
+        let message = try #require(host.diagnostics.first?.message)
+        #expect(message.contains("cannot tell \\Self.home and \\Self.settings apart"), "\(message)")
+        #expect(host.root.router.paths.map(\.label) == ["start"])
+    }
+
+    @Test func pushingEitherZeroSizeSiblingIsRefusedNotRoutedToTheOther() throws {
+        struct Twins: RouterComponent {
+            let start = Screen()
+            let home = Blank()
+            let settings = Blank()
+            let router = Router(start: \Self.start)
+            var observers: Void { None }
+        }
+        let host = TestHost(Twins())
+        let bound = host.diagnostics.count
+        host.root.router.push(\Twins.settings)
+        host.root.router.push(\Twins.home)
+        let refusals = host.diagnostics.dropFirst(bound)
+        #expect(refusals.map(\.code) == [.ambiguousRoute, .ambiguousRoute])
+        #expect(refusals.allSatisfy { $0.message.contains("names \\Self.home and \\Self.settings alike") })
+        // Nothing was routed to the wrong sibling (before: `home`).
+        #expect(host.root.router.paths.map(\.label) == ["start"])
+        #expect(host.node("twins.home")?.isActive == false)
+        #expect(host.node("twins.settings")?.isActive == false)
+        // By label, each is reachable and the right one.
+        try host.tree.open("settings")
+        #expect(host.root.router.paths.map(\.label) == ["settings"])
+        #expect(host.node("twins.settings")?.isActive == true)
+        #expect(host.node("twins.home")?.isActive == false)
+    }
+
+    @Test func zeroSizeChildrenOfDifferentTypesStayDistinct() {
+        struct Other: Component { var observers: Void { None } }
+        struct Mixed: RouterComponent {
+            let start = Screen()
+            let home = Blank()
+            let settings = Other()
+            let router = Router(start: \Self.start)
+            var observers: Void { None }
+        }
+        let host = TestHost(Mixed())
+        host.root.router.push(\Mixed.settings)
+        #expect(host.diagnostics.isEmpty)
+        #expect(host.root.router.paths.map(\.label) == ["start", "settings"])
+    }
+
     @Test func aKeyPathRootedAtAnotherComponentIsADiagnostic() {
         let host = TestHost(AppFlow())
         host.root.router.push(\HomeFlow.feed)

@@ -25,10 +25,24 @@ import Testing
     @Test(arguments: [
         ("profileComponent", "ProfileComponent"), ("my-app", "MyApp"), ("notes", "Notes"),
         ("9lives", "Lives"), ("hello world", "HelloWorld"), ("_private", "Private"),
+        ("_Foo", "Foo"), ("Écho", "Echo"), ("café-bar", "CafeBar"),
     ])
     func aNameThatIsNotATypeNameSuggestsTheFixedOne(_ typed: String, _ fixed: String) {
         #expect(NameValidator.suggestion(for: typed) == fixed)
         #expect(NameValidator.problem(with: typed)?.contains("did you mean \(fixed)?") == true)
+    }
+
+    /// `_Foo` was said to start "with a lowercase letter", and `Écho`
+    /// suggested `Cho`.
+    @Test func anUnderscoreOrAnAccentedLetterIsNamedForWhatItIs() throws {
+        let underscore = try #require(NameValidator.problem(with: "_Foo"))
+        #expect(underscore.contains("starts with an underscore"), "\(underscore)")
+        #expect(!underscore.contains("lowercase"), "\(underscore)")
+        #expect(underscore.hasSuffix("(did you mean Foo?)"), "\(underscore)")
+        let accented = try #require(NameValidator.problem(with: "Écho"))
+        #expect(accented.contains("contains \"É\", a letter outside ASCII"), "\(accented)")
+        #expect(!accented.contains("must start with a letter"), "\(accented)")
+        #expect(accented.hasSuffix("(did you mean Echo?)"), "\(accented)")
     }
 
     @Test func noSuggestionWhenNothingValidIsLeft() {

@@ -28,6 +28,10 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
         /// A routing key path does not lead to a stored child component, or
         /// leads to one that cannot be routed to now.
         public static let invalidRoute = Code(rawValue: "invalidRoute")
+        /// Two child components of a router share a type and a place
+        /// (zero-size components of one type): a key path to one is a key
+        /// path to the other, so routing by key path to either is refused.
+        public static let ambiguousRoute = Code(rawValue: "ambiguousRoute")
         /// `push` of a route that is already on the stack.
         public static let routeAlreadyOnStack = Code(rawValue: "routeAlreadyOnStack")
         /// `pop` of a stack that has only its root route.

@@ -195,8 +195,12 @@ public final class Router: BoundObject {
 
     override func didBindChildren(of node: ComponentNode) {
         guard owner === node else { return }
-        layout = ComponentLayout.of(node.componentType)
+        let layout = ComponentLayout.of(node.componentType)
+        self.layout = layout
         node.behavior = self
+        for group in Self.indistinguishableChildren(in: layout) {
+            report(.ambiguousRoute, "The router of \(ownerPath) cannot tell \(Self.describe(group)) apart: they are \(group[0].type) components of size zero at one offset, so their key paths are equal, and routing by key path to either is refused. Give \(group[0].type) a stored property (an emitter will do), or open them by label (deep links).")
+        }
         if let entry = resolve(start, for: "Router(start:)") {
             entries = [entry]
         }
@@ -214,9 +218,14 @@ public final class Router: BoundObject {
         if key.isSelf {
             return Entry(route: Route(label: "self", isSelf: true, rootType: key.rootType, valueType: key.valueType, offset: 0), node: node)
         }
-        guard let index = layout.children.firstIndex(where: { $0.offset == key.offset && ObjectIdentifier($0.type) == key.valueType }),
-              index < node.children.count
-        else {
+        let names: (ComponentLayout.Child) -> Bool = { $0.offset == key.offset && ObjectIdentifier($0.type) == key.valueType }
+        let found = layout.children.firstIndex(where: names)
+        if let found, let other = layout.children[(found + 1)...].firstIndex(where: names) {
+            let type = layout.children[found].type
+            report(.ambiguousRoute, "\(operation)(\(key)) on the router of \(ownerPath): the key path names \(Self.describe([layout.children[found], layout.children[other]])) alike (\(type) components of size zero share an offset). Nothing changed. Give \(type) a stored property, or open the route by label.")
+            return nil
+        }
+        guard let index = found, index < node.children.count else {
             report(.invalidRoute, "\(operation)(\(key)) on the router of \(ownerPath): the key path does not lead to a stored child component of \(node.componentType). Routes: \(routeChoices).")
             return nil
         }
@@ -279,6 +288,27 @@ public final class Router: BoundObject {
         }
         didPop.send(removed!.route)
         if wasTop { changedPath(to: path) }
+    }
+
+    /// Children whose key paths are equal: same type, same offset (only
+    /// zero-size components can share one), in groups of two or more.
+    private static func indistinguishableChildren(in layout: ComponentLayout) -> [[ComponentLayout.Child]] {
+        guard layout.children.count > 1 else { return [] }
+        var groups: [[ComponentLayout.Child]] = []
+        for child in layout.children {
+            if let index = groups.firstIndex(where: { $0[0].offset == child.offset && ObjectIdentifier($0[0].type) == ObjectIdentifier(child.type) }) {
+                groups[index].append(child)
+            } else {
+                groups.append([child])
+            }
+        }
+        return groups.filter { $0.count > 1 }
+    }
+
+    /// `\Self.home and \Self.settings`.
+    private static func describe(_ children: [ComponentLayout.Child]) -> String {
+        let names = children.map { "\\Self.\($0.label)" }
+        return names.dropLast().joined(separator: ", ") + " and " + names.last!
     }
 
     private var routeChoices: String {

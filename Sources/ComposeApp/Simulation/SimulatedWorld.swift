@@ -1,7 +1,7 @@
 import Compose
 
 /// The outside world of a test context (`TestApp`'s): its network, standard
-/// input, file system events and child processes, all scripted by the test.
+/// input and output, file system events and child processes, all scripted by the test.
 /// Loop resources bound in the context find it here and use it instead of
 /// a socket, fd 0, inotify or `uv_spawn`; nothing touches the kernel, and
 /// every event reaches the app through the context's virtual clock.
@@ -11,6 +11,8 @@ package final class SimulatedWorld {
     package let network: SimulatedNetwork
     /// What the app reads as standard input.
     package let standardInput: SimulatedStandardInput
+    /// What the app writes with `Application.print(_:)`.
+    package let standardOutput: SimulatedStandardOutput
     /// File-watch events and the paths that do not exist.
     package let files: SimulatedFileSystem
     /// The scripted executables and their runs.
@@ -19,6 +21,7 @@ package final class SimulatedWorld {
     package init(context: AppContext) {
         network = SimulatedNetwork(context: context)
         standardInput = SimulatedStandardInput(context: context)
+        standardOutput = SimulatedStandardOutput()
         files = SimulatedFileSystem(context: context)
         processes = SimulatedProcesses(context: context)
     }

@@ -32,6 +32,26 @@ public enum Application {
         context?.logger ?? Diagnostics.logger
     }
 
+    /// Writes `line` and a newline to the app's standard output: file
+    /// descriptor 1 in a live app (as `Swift.print` does), and
+    /// `TestApp.standardOutput` in a test, where the test can assert it
+    /// and nothing reaches the terminal. Outside any app, standard output.
+    ///
+    /// ```swift
+    /// shown += { line in Application.print(line) }
+    /// // in a test: #expect(app.standardOutput.lines.last == "count: 2")
+    /// ```
+    ///
+    /// For what the app tells its user; lifecycle messages and errors go
+    /// to ``logger``.
+    public static func print(_ line: String) {
+        if let output = context?.simulatedStandardOutput {
+            output.write(line + "\n")
+        } else {
+            Swift.print(line)
+        }
+    }
+
     /// Starts a graceful shutdown that ends with exit status `status`.
     ///
     /// Safe from anywhere in the app's code, at any time: a request made
