@@ -188,65 +188,62 @@ def type_level_lines(code):
     return result
 
 
-def scan(root):
-    """Every site: (file, kind, line number, code line)."""
-    sites = []
+def swift_sources(root):
+    """(path, path relative to root, text) of every Swift file under Sources/."""
     sources = os.path.join(root, "Sources")
     for directory, _, files in sorted(os.walk(sources)):
         for name in sorted(files):
-            if not name.endswith(".swift"):
-                continue
-            path = os.path.join(directory, name)
-            relative = os.path.relpath(path, root)
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-            code = strip(text)
-            lines = code.split("\n")
-            originals = text.split("\n")
-            at_type_level = type_level_lines(code)
-            for number, line in enumerate(lines, 1):
-                shown = originals[number - 1].strip()
-                for kind, pattern in KINDS:
-                    if pattern.search(line):
-                        sites.append((relative, kind, number, shown))
-                for match in UNDERSCORED.finditer(line):
-                    word = "_" + match.group(1)
-                    if word not in NOT_STDLIB_UNDERSCORED:
-                        sites.append((relative, word, number, shown))
-                if number - 1 < len(at_type_level) and at_type_level[number - 1]:
-                    stored = STORED_POINTER.match(line)
-                    if stored:
-                        declared = stored.group("type") or ""
-                        rest = stored.group("rest") or ""
-                        computed = rest.startswith("{")
-                        closure = "->" in declared  # a closure taking a pointer holds none
-                        if not computed and not closure and (re.search(POINTER_TYPE, declared) or re.match(r"=\s*" + POINTER_TYPE, rest)):
-                            sites.append((relative, RAW_POINTER_STATE, number, shown))
+            if name.endswith(".swift"):
+                path = os.path.join(directory, name)
+                with open(path, encoding="utf-8") as handle:
+                    yield path, os.path.relpath(path, root), handle.read()
+
+
+def scan(root):
+    """Every site: (file, kind, line number, code line)."""
+    sites = []
+    for path, relative, text in swift_sources(root):
+        code = strip(text)
+        lines = code.split("\n")
+        originals = text.split("\n")
+        at_type_level = type_level_lines(code)
+        for number, line in enumerate(lines, 1):
+            shown = originals[number - 1].strip()
+            for kind, pattern in KINDS:
+                if pattern.search(line):
+                    sites.append((relative, kind, number, shown))
+            for match in UNDERSCORED.finditer(line):
+                word = "_" + match.group(1)
+                if word not in NOT_STDLIB_UNDERSCORED:
+                    sites.append((relative, word, number, shown))
+            if number - 1 < len(at_type_level) and at_type_level[number - 1]:
+                stored = STORED_POINTER.match(line)
+                if stored:
+                    declared = stored.group("type") or ""
+                    rest = stored.group("rest") or ""
+                    computed = rest.startswith("{")
+                    closure = "->" in declared  # a closure taking a pointer holds none
+                    if not computed and not closure and (re.search(POINTER_TYPE, declared) or re.match(r"=\s*" + POINTER_TYPE, rest)):
+                        sites.append((relative, RAW_POINTER_STATE, number, shown))
     return sites
 
 
 def function_type_bit_casts(root):
     """`unsafeBitCast(x, to: (...) -> ...)`: a bit-cast to a function type."""
     found = []
-    sources = os.path.join(root, "Sources")
-    for directory, _, files in sorted(os.walk(sources)):
-        for name in sorted(files):
-            if not name.endswith(".swift"):
-                continue
-            path = os.path.join(directory, name)
-            with open(path, encoding="utf-8") as handle:
-                code = strip(handle.read())
-            for match in re.finditer(r"\bunsafeBitCast\s*\(", code):
-                # The call's arguments, to its closing parenthesis.
-                depth, j = 1, match.end()
-                while j < len(code) and depth:
-                    depth += {"(": 1, ")": -1}.get(code[j], 0)
-                    j += 1
-                arguments = code[match.end():j - 1]
-                target = re.search(r"\bto\s*:(.*)$", arguments, re.S)
-                if target and ("->" in target.group(1) or "@convention" in target.group(1)):
-                    line = code.count("\n", 0, match.start()) + 1
-                    found.append(f"{os.path.relpath(path, root)}:{line}")
+    for path, relative, text in swift_sources(root):
+        code = strip(text)
+        for match in re.finditer(r"\bunsafeBitCast\s*\(", code):
+            # The call's arguments, to its closing parenthesis.
+            depth, j = 1, match.end()
+            while j < len(code) and depth:
+                depth += {"(": 1, ")": -1}.get(code[j], 0)
+                j += 1
+            arguments = code[match.end():j - 1]
+            target = re.search(r"\bto\s*:(.*)$", arguments, re.S)
+            if target and ("->" in target.group(1) or "@convention" in target.group(1)):
+                line = code.count("\n", 0, match.start()) + 1
+                found.append(f"{relative}:{line}")
     return found
 
 

@@ -165,16 +165,7 @@ final class Runtime {
         // Not a log line or a diagnostic: the text the user asked for, on
         // standard output (a write to it that fails has nowhere to go).
         fflush(nil)
-        var text = help.help(program: program)
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { break }
-                offset += written
-            }
-        }
+        Self.writeAll(help.help(program: program), to: STDOUT_FILENO)
         exit(0)
     }
 
@@ -183,17 +174,23 @@ final class Runtime {
     private func exitWithUsage() -> Never {
         let program = StartupConfiguration.executableName ?? context.name
         fflush(nil)
-        var text = context.configuration.usage(program: program) + "\n"
+        Self.writeAll(context.configuration.usage(program: program) + "\n", to: STDERR_FILENO)
+        exit(AppConfiguration.usageErrorExitStatus)
+    }
+
+    /// Writes all of `text` to `descriptor`, retrying after a signal; a
+    /// write that fails otherwise has nowhere to report to, and stops.
+    private static func writeAll(_ text: String, to descriptor: Int32) {
+        var text = text
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0, errno == EINTR { continue }
                 guard written > 0 else { break }
                 offset += written
             }
         }
-        exit(AppConfiguration.usageErrorExitStatus)
     }
 
     private func listen(to name: ProcessSignal.Name, _ body: @escaping @MainActor (Int32) -> Void) {
