@@ -183,7 +183,9 @@ import Testing
                 self.joined = joined
             }
             isolated deinit {
-                joined(target += {})
+                // Enough to make the scope's token list grow (reallocate)
+                // while the compaction that released this object runs.
+                for _ in 0..<100 { joined(target += {}) }
             }
         }
         struct Scope: Component {
@@ -208,8 +210,10 @@ import Testing
         hook.then = {
             // Registered in the scope, then ended: its token (which keeps
             // `temporary`) waits in the scope's list for compaction.
-            let ended = temporary! += {}
-            ended.cancel()
+            do {
+                let ended = temporary! += {}
+                ended.cancel()
+            }
             temporary = nil
             // Enough observers to make the scope compact its tokens.
             for _ in 0..<40 { host.root.target += {} }
@@ -217,8 +221,8 @@ import Testing
         host.root.run.send()
         let subscription = try #require(fromDeinit)
         #expect(subscription.isActive)
-        #expect(host.root.target.observerCount == 41)
-        #expect(host.tree.root.scopeObserverCount == 42)
+        #expect(host.root.target.observerCount == 140)
+        #expect(host.tree.root.scopeObserverCount == 141)
         host.tree.destroy()
         #expect(!subscription.isActive)
     }
