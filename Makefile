@@ -10,12 +10,13 @@
 #   make test-tsan  the tests that involve other threads, with ThreadSanitizer
 #   make soak   the relay and chat daemons against hostile clients (about 2 min)
 #   make docs   builds the API reference and articles (DocC), warnings as errors
+#   make docs-preview  serves one module's documentation on localhost:8080 (DOC=ComposeApp)
 #   make install  installs the release `compose` tool into PREFIX (/usr/local)
 
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build test test-asan test-tsan run client-deps bench bench-instructions bench-echo-counts deps clean check-leaks soak docs install uninstall
+.PHONY: all build test test-asan test-tsan run client-deps bench bench-instructions bench-echo-counts deps clean check-leaks soak docs docs-preview install uninstall
 
 all: build
 
@@ -213,3 +214,12 @@ docs: deps
 	$(SWIFT) package --scratch-path .build-docs generate-documentation \
 		$(foreach t,$(DOC_TARGETS),--target $(t)) --warnings-as-errors
 	python3 scripts/doc-coverage.py .build-docs $(DOC_TARGETS)
+
+# One module's documentation, served by swift-docc-plugin's
+# preview-documentation on http://localhost:8080/documentation/<module>
+# (lowercase) until Ctrl-C; it rebuilds when an article changes. DOC is
+# one of $(DOC_TARGETS). --disable-sandbox: the plugin needs to open the
+# port. Same scratch path as `make docs`.
+DOC ?= ComposeApp
+docs-preview: deps
+	$(SWIFT) package --disable-sandbox --scratch-path .build-docs preview-documentation --target $(DOC)

@@ -81,12 +81,13 @@ import Testing
         #expect(try String(contentsOf: marker, encoding: .utf8).contains("struct ProfileComponent"))
     }
 
-    /// The files README.md's "Start a new app" shows the tool printing are
-    /// those it writes, in the order it prints them.
-    @Test func theReadmeListsTheFilesTheToolWrites() throws {
-        let readme = try String(contentsOf: ToolPaths.checkout.appendingPathComponent("README.md"), encoding: .utf8)
-        let shown = Self.writtenLists(in: readme)
-        #expect(shown.count == 2, "README.md shows `compose new` and `compose component` output")
+    /// The files the "Starting a new app" article (once README.md's "Start
+    /// a new app") shows the tool printing are those it writes, in the
+    /// order it prints them.
+    @Test func theArticleListsTheFilesTheToolWrites() throws {
+        let article = try String(contentsOf: ToolPaths.checkout.appendingPathComponent("Sources/ComposeApp/ComposeApp.docc/StartingANewApp.md"), encoding: .utf8)
+        let shown = Self.writtenLists(in: article)
+        #expect(shown.count == 2, "StartingANewApp.md shows `compose new` and `compose component` output")
 
         let folder = try ToolPaths.temporaryFolder()
         let new = try ToolRun.run(ToolPaths.compose, ["new", "Notes", "--compose-path", ToolPaths.checkout.path], in: folder)

@@ -129,11 +129,18 @@ import Testing
     /// The README said `uv_tcp_bind failed` where the loop reports
     /// `uv_listen failed` (libuv reports EADDRINUSE at listen, not bind;
     /// TestAppTCPTests and TestAppOutgoingTCPTests assert the real text).
-    @Test func theReadmeQuotesTheRealListenError() throws {
-        let readme = try String(contentsOf: ToolPaths.checkout.appendingPathComponent("README.md"), encoding: .utf8)
+    /// That paragraph is now in the Tutorial article; neither the README
+    /// nor any article may quote the wrong text.
+    @Test func theDocumentationQuotesTheRealListenError() throws {
+        let checkout = ToolPaths.checkout
+        let readme = try String(contentsOf: checkout.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(!readme.contains("uv_tcp_bind failed"))
-        let flowing = readme.replacingOccurrences(of: "\n", with: " ")
-        #expect(flowing.contains("`uv_listen failed: EADDRINUSE (address already in use) for 127.0.0.1:7070`"))
+        for article in ["Tutorial", "DaemonsAndIO"] {
+            let text = try String(contentsOf: checkout.appendingPathComponent("Sources/ComposeApp/ComposeApp.docc/\(article).md"), encoding: .utf8)
+            #expect(!text.contains("uv_tcp_bind failed"), "\(article).md")
+            let flowing = text.replacingOccurrences(of: "\n", with: " ")
+            #expect(flowing.contains("`uv_listen failed: EADDRINUSE (address already in use) for 127.0.0.1:7070`"), "\(article).md")
+        }
         let server = try String(contentsOf: ToolPaths.checkout.appendingPathComponent("Sources/ComposeApp/TCP/TCPServer.swift"), encoding: .utf8)
         #expect(!server.contains("uv_tcp_bind failed: EADDRINUSE"), "TCPServer.listen()'s documentation")
     }

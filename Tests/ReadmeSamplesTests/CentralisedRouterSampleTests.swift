@@ -2,7 +2,7 @@ import ComposeApp
 import ComposeTesting
 import Testing
 
-// README, "RouterComponent", centralised navigation: the emitters live on
+// Tutorial.md (once the README), "RouterComponent", centralised navigation: the emitters live on
 // the router component. The SwiftUI views (RouterView, Button) are gone; a
 // headless app sends the parent's emitters itself. `router.path` is compared
 // with key paths, as the README's view does to colour its buttons.

@@ -2,7 +2,7 @@ import ComposeApp
 import ComposeTesting
 import Testing
 
-// README, "Component": the first AuthComponent sample. The SwiftUI view
+// Tutorial.md (once the README), "Component": the first AuthComponent sample. The SwiftUI view
 // (Auth+View.swift) has no Linux counterpart; the type is `private` so that
 // each sample file can declare its own AuthComponent.
 

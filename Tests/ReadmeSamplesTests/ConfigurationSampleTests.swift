@@ -3,7 +3,7 @@ import ComposeTesting
 import Foundation
 import Testing
 
-// README, "State" chapter, "Configuration" (text proposed to the lead):
+// Tutorial.md (once the README), "State" chapter, "Configuration" (text proposed to the lead):
 // the app reads its settings in its root's init(), acts on a reload, and a
 // test gives it in-memory configuration.
 

@@ -2,7 +2,7 @@ import ComposeApp
 import ComposeTesting
 import Testing
 
-// README, "Shutdown": each session says goodbye when the app drains.
+// Tutorial.md (once the README), "Shutdown": each session says goodbye when the app drains.
 
 struct PoliteServer: Component {
     let listener = TCPServer(port: 7070)

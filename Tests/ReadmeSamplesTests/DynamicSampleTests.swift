@@ -2,7 +2,7 @@ import ComposeApp
 import ComposeTesting
 import Testing
 
-// README, "DynamicComponent". Adapted: both snippets name their file
+// Tutorial.md (once the README), "DynamicComponent". Adapted: both snippets name their file
 // Profile.swift; the types are private to this file. Routing to a dynamic
 // component that was not created is a diagnostic here, not a crash.
 //

@@ -2,7 +2,7 @@ import ComposeApp
 import ComposeTesting
 import Testing
 
-// README, "LazyComponent" and its "Lifecycle Emitters". Adapted: the README
+// Tutorial.md (once the README), "LazyComponent" and its "Lifecycle Emitters". Adapted: the README
 // declares `extension ProfileComponent : View` on the observers file, which
 // is SwiftUI; here it is a plain extension.
 

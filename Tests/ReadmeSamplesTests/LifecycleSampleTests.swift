@@ -2,7 +2,7 @@ import ComposeApp
 import ComposeTesting
 import Testing
 
-// README, "Preinstalled Lifecycle Emitters". Headless: "appears" means
+// Tutorial.md (once the README), "Preinstalled Lifecycle Emitters". Headless: "appears" means
 // "becomes part of the active tree".
 
 private struct AuthComponent : Component {
@@ -30,7 +30,7 @@ extension AuthComponent {
 
 }
 
-// README, "RouterComponent": components with no observers use `None`, and
+// Tutorial.md (once the README), "RouterComponent": components with no observers use `None`, and
 // a parent subscribes with the call syntax.
 
 // LogIn.swift

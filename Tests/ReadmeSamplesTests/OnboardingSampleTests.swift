@@ -2,7 +2,7 @@ import ComposeApp
 import ComposeTesting
 import Testing
 
-// README, "RoutableView": a router that starts on itself (`\Self.self`).
+// Tutorial.md (once the README), "RoutableView": a router that starts on itself (`\Self.self`).
 // The `routableBody` view has no headless counterpart: while the router
 // shows `\Self.self`, the router component itself is the focused one.
 

@@ -1,7 +1,7 @@
 import ComposeApp
 import Testing
 
-// README, "Running in production": socket activation and the workers mode.
+// Tutorial.md (once the README), "Running in production": socket activation and the workers mode.
 
 // Socket activation: each server says which inherited socket is its own.
 private struct FrontDoor: Component {

@@ -4,7 +4,7 @@ import ComposeTesting
 import Foundation
 import Testing
 
-// README, "Loop health, metrics and traces": a recording of the stepper
+// Tutorial.md (once the README), "Loop health, metrics and traces": a recording of the stepper
 // example (as `--trace-file` writes it) replayed into a TestApp.
 
 @MainActor

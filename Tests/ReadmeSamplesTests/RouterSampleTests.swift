@@ -2,7 +2,7 @@ import ComposeApp
 import ComposeTesting
 import Testing
 
-// README, "RouterComponent". Adapted as DESIGN.md says: no SwiftUI views,
+// Tutorial.md (once the README), "RouterComponent". Adapted as DESIGN.md says: no SwiftUI views,
 // `@ObservedObject var router` is `let router`. The README's SignUpComponent
 // declares `openLogin` but AuthComponent observes `signUp.openLogIn`; the
 // emitter is spelled `openLogIn` here so the sample compiles.

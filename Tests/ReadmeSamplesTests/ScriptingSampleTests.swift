@@ -2,7 +2,7 @@ import ComposeApp
 import ComposeTesting
 import Testing
 
-// README, "Testing a whole app", "Scripting the outside world".
+// Tutorial.md (once the README), "Testing a whole app", "Scripting the outside world".
 
 struct Updater: Component {
     let pull = ChildProcess("git", arguments: ["pull"], startsWithComponent: true)

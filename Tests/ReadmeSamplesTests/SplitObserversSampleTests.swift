@@ -2,7 +2,7 @@ import ComposeApp
 import ComposeTesting
 import Testing
 
-// README, "Component": observers split into several computed properties.
+// Tutorial.md (once the README), "Component": observers split into several computed properties.
 // Adapted: the README declares `logInObserver` but calls `loginObserver`,
 // and never declares `doAction`; both are fixed here.
 

@@ -3,7 +3,7 @@ import ComposePersistence
 import ComposeTesting
 import Testing
 
-// README, "State".
+// Tutorial.md (once the README), "State".
 
 struct Laps: Equatable, Codable { var count = 0; var name = "" }
 
@@ -65,7 +65,7 @@ extension LapCounter {
     }
 }
 
-// README, "State": persistence.
+// Tutorial.md (once the README), "State": persistence.
 
 struct Notes: Equatable, Codable { var lines: [String] = [] }
 
@@ -86,7 +86,7 @@ extension Notebook: StartupComponent {
     }
 }
 
-// README, "State": validation.
+// Tutorial.md (once the README), "State": validation.
 
 struct SignUp: Equatable { var email = ""; var password = ""; var repeated = "" }
 

@@ -2,7 +2,7 @@ import ComposeApp
 import ComposeTesting
 import Testing
 
-// README, "Running in production", "Supervision".
+// Tutorial.md (once the README), "Running in production", "Supervision".
 
 struct Indexer: Component {
     let tick = LoopTimer(every: .seconds(10))

@@ -2,7 +2,7 @@ import ComposeApp
 import ComposeTesting
 import Testing
 
-// README, "Running in production": systemd's status line and timeout from
+// Tutorial.md (once the README), "Running in production": systemd's status line and timeout from
 // the app's code (the unit file is in the text).
 
 struct CountingShouter: Component {

@@ -2,7 +2,7 @@ import ComposeApp
 import ComposeTesting
 import Testing
 
-// README, "Testing a whole app".
+// Tutorial.md (once the README), "Testing a whole app".
 
 @MainActor
 final class Beats {
@@ -32,7 +32,7 @@ struct Heartbeat: Component {
     #expect(app.now == .seconds(600))
 }
 
-// README, "Testing a whole app": a TCP server and a simulated client.
+// Tutorial.md (once the README), "Testing a whole app": a TCP server and a simulated client.
 
 struct Shouter: Component {
     let listener = TCPServer(port: 7070)
@@ -66,7 +66,7 @@ struct ShoutingClient: Component {
     #expect(app.exitStatus == 0)
 }
 
-// README, "Testing a whole app": asserting events.
+// Tutorial.md (once the README), "Testing a whole app": asserting events.
 
 struct Tally: Component {
     let increment = SignalEmitter()
@@ -91,7 +91,7 @@ struct Tally: Component {
     )
 }
 
-// README, "Testing a whole app": async code on the app's clock.
+// Tutorial.md (once the README), "Testing a whole app": async code on the app's clock.
 
 @MainActor
 final class Said {

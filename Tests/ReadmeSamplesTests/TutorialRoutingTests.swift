@@ -2,7 +2,7 @@ import ComposeApp
 import ComposeTesting
 import Testing
 
-// The README's routing tutorial, verbatim (checked by ReadmeBlocksTests).
+// The routing tutorial (Tutorial.md, once the README's), verbatim (checked by ReadmeBlocksTests).
 
 struct InboxComponent: PassiveComponent {
     let openMessage = Emitter<String>()

@@ -2,8 +2,10 @@ import ComposeApp
 import ComposeTesting
 import Testing
 
-// The README's tutorial, verbatim (ReadmeBlocksTests checks that every Swift
-// block of README.md appears in this folder).
+// The tutorial (once README.md's, now
+// Sources/ComposeApp/ComposeApp.docc/Tutorial.md), verbatim
+// (ReadmeBlocksTests checks that every Swift block of README.md and of the
+// articles appears in this folder).
 
 @MainActor
 @Suite struct TutorialEmitterTests {
