@@ -15,7 +15,10 @@
 struct ReentryScenario: Component {
     let timer = LoopTimer(after: .milliseconds(1))
     let input = StandardInput()
-    let keepAlive = LoopTimer(after: .seconds(10))
+    /// Ends a run whose re-entry never came. Long: under ThreadSanitizer on
+    /// a loaded machine the test saw "appear" and wrote its line more than
+    /// 10 s after the fixture started, and the fixture had shut down.
+    let keepAlive = LoopTimer(after: .seconds(60))
 
     var observers: Void {
         let variant = environment("COMPOSE_REENTRY") ?? "timer"
