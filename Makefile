@@ -103,7 +103,7 @@ test-asan: deps $(ASAN_SCRATCH)/asan-default-options.o
 #   openingAndClosingManyHandlesEndsCleanly (StressTests) and
 #   everyRestartAfterSIGKILLRestoresTheLastCompletedSaveOrALaterOne
 #     (StateCrashTests): bounds in real time (the stress scenario within
-#     10 s; each SIGKILL within 30-300 ms of a run's start, before the run
+#     the fixture's 20 s failure timeout; each SIGKILL within 30-300 ms of a run's start, before the run
 #     can finish) that the 5-15x slowdown of ThreadSanitizer on two busy
 #     cores breaks now and then (48 s; a run that finished before its kill
 #     came), which says nothing about threads; test-asan runs both.
