@@ -33,7 +33,7 @@ public enum Application {
     }
 
     /// Writes `line` and a newline to the app's standard output: file
-    /// descriptor 1 in a live app (as `Swift.print` does), and
+    /// descriptor 1 in a live app (one `write(2)`, unbuffered), and
     /// `TestApp.standardOutput` in a test, where the test can assert it
     /// and nothing reaches the terminal. Outside any app, standard output.
     ///
@@ -48,7 +48,7 @@ public enum Application {
         if let output = context?.simulatedStandardOutput {
             output.write(line + "\n")
         } else {
-            Swift.print(line)
+            Runtime.writeAll(line + "\n", to: 1)
         }
     }
 

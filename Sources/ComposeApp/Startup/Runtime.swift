@@ -180,7 +180,8 @@ final class Runtime {
 
     /// Writes all of `text` to `descriptor`, retrying after a signal; a
     /// write that fails otherwise has nowhere to report to, and stops.
-    private static func writeAll(_ text: String, to descriptor: Int32) {
+    /// (Help, usage, and ``Application/print(_:)`` in a live app.)
+    nonisolated static func writeAll(_ text: String, to descriptor: Int32) {
         var text = text
         text.withUTF8 { bytes in
             var offset = 0
