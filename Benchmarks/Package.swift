@@ -69,6 +69,8 @@ let package = Package(
                 .product(name: "ComposeApp", package: "Compose"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                // IsolationCost: closures handed to ByteBuffer's methods.
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
