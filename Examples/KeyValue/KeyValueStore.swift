@@ -40,11 +40,11 @@ final class KeyValueStore {
         case "set" where count == 3:
             entries[arguments[1].copy()] = arguments[2].copy()
             reply.writeStaticString("+OK\r\n")
-        case "set": throw Failure("syntax error")
+        case "set" where count > 3: throw Failure("syntax error")
         case "ping" where count == 2: reply.writeBulk(arguments[1])
         case "ping" where count == 1: reply.writeStaticString("+PONG\r\n")
         case "echo" where count == 2: reply.writeBulk(arguments[1])
-        case "del", "exists":
+        case "del" where count >= 2, "exists" where count >= 2:
             var found = 0
             for key in arguments.dropFirst() where name == "exists" ? entries[key] != nil : entries.removeValue(forKey: key) != nil {
                 found += 1
