@@ -1,4 +1,4 @@
-import Compose
+public import Compose
 public import ComposeApp
 public import NIOCore
 
@@ -30,15 +30,17 @@ extension ChildProcess {
     ///   - sink: The stream whose fullness pauses the frames (where they
     ///     are relayed), or `nil`.
     /// - Returns: The emitter of the frames.
+    @inlinable
     public func frames<Decoder: FrameDecoder>(
         using decoder: Decoder,
         pausedWhileFull sink: (any WritableStream)? = nil
     ) -> Emitter<Decoder.Frame> {
-        let reader = FrameReader(decoder, operation: "ChildProcess.frames", context: executable)
+        let state = DecodingState(decoder)
+        let reader = FrameReader(state, operation: "ChildProcess.frames", context: executable, contextOf: output)
         guard decodeFrames(with: reader, pacedBy: sink) else {
             return framesAlreadyDecoded("ChildProcess(\(executable))", existing: frameEmitter)
         }
-        return reader.emitter
+        return state.emitter
     }
 
     /// Writes the readable bytes of `buffer` to the child's standard input

@@ -23,14 +23,16 @@ extension StandardInput {
     ///   - sink: The stream whose fullness pauses the frames (where they
     ///     are relayed), or `nil`.
     /// - Returns: The emitter of the frames.
+    @inlinable
     public func frames<Decoder: FrameDecoder>(
         using decoder: Decoder,
         pausedWhileFull sink: (any WritableStream)? = nil
     ) -> Emitter<Decoder.Frame> {
-        let reader = FrameReader(decoder, operation: "StandardInput.frames", context: "standard input")
+        let state = DecodingState(decoder)
+        let reader = FrameReader(state, operation: "StandardInput.frames", context: "standard input", contextOf: emitter)
         guard decodeFrames(with: reader, pacedBy: sink) else {
             return framesAlreadyDecoded("StandardInput", existing: frameEmitter)
         }
-        return reader.emitter
+        return state.emitter
     }
 }

@@ -1,4 +1,4 @@
-import Compose
+public import Compose
 public import ComposeApp
 public import NIOCore
 
@@ -62,15 +62,17 @@ extension TCPConnection {
     ///   - sink: The stream whose fullness pauses the frames; this
     ///     connection when `nil`.
     /// - Returns: The emitter of the frames.
+    @inlinable
     public func frames<Decoder: FrameDecoder>(
         using decoder: Decoder,
         pausedWhileFull sink: (any WritableStream)? = nil
     ) -> Emitter<Decoder.Frame> {
-        let reader = FrameReader(decoder, operation: "TCPConnection.frames", context: remoteAddress)
+        let state = DecodingState(decoder)
+        let reader = FrameReader(state, operation: "TCPConnection.frames", context: remoteAddress, contextOf: emitter)
         guard decodeFrames(with: reader, pacedBy: sink) else {
             return framesAlreadyDecoded("TCPConnection(\(remoteAddress))", existing: frameEmitter)
         }
-        return reader.emitter
+        return state.emitter
     }
 
     /// Writes the readable bytes of `buffer` (a frame received, a reply
@@ -116,6 +118,7 @@ extension TCPConnection {
 /// A second `frames(using:)` on one stream: reported, and the first
 /// decoder's emitter returned when its frames are of the same type (a
 /// fresh emitter that never sends otherwise).
+@usableFromInline
 @MainActor
 func framesAlreadyDecoded<Frame>(_ stream: String, existing: (any EmitterProtocol)?) -> Emitter<Frame> {
     Diagnostics.report(Diagnostic(
