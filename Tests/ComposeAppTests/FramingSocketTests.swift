@@ -16,6 +16,29 @@ private struct FrameServer: Component {
     }
 }
 
+/// Aborts each connection at its 15th frame (a later turn than the first
+/// 10, with a budget of 10), and lets its component go.
+private struct AbortingServer: Component {
+    let listener = TCPServer(host: "127.0.0.1", port: 0)
+    let clients = InstanceComponent<AbortingSession>()
+    let log: FrameLog
+    var observers: Void {
+        listener += { connection in clients.add { AbortingSession(connection: connection, log: log) } }
+        clients.forward(\.connection.didClose) += { id, _ in clients.remove(id) }
+    }
+}
+
+private struct AbortingSession: Component {
+    let connection: TCPConnection
+    let log: FrameLog
+    var observers: Void {
+        connection.frames(using: LengthPrefixedDecoder()) += { _ in
+            log.frames += 1
+            if log.frames == 15 { connection.abort() }
+        }
+    }
+}
+
 /// ``FrameServer`` on a Unix domain socket.
 private struct UnixFrameServer: Component {
     let listener: UnixServer
@@ -141,6 +164,30 @@ private func framed(_ texts: [String]) -> [UInt8] {
         #expect(log.frames == 400)
         #expect(connection.bufferedInputBytes == 0)
         #expect(log.errors.isEmpty)
+    }
+
+    @Test func aConnectionClosedWhileItsFramesWaitForTheNextTurnIsLeftAlone() throws {
+        // The delivery waits for the next turn (budget 10) holding the
+        // connection unowned; the connection is aborted and released in
+        // between. Run under AddressSanitizer (make test-asan), a delivery
+        // that touched it afterwards would fail here.
+        LoopDriver.lineBudgetPerTurn = 10
+        let log = FrameLog()
+        let tree = ComponentTree(AbortingServer(log: log))
+        tree.activate()
+        defer { tree.destroy(); LoopDriver.settle() }
+        let server = try #require(tree.root.value(as: AbortingServer.self))
+        let client = ClientProbe(port: server.listener.port)
+        #expect(LoopDriver.run(until: { client.connection != nil }))
+        client.connection?.write(framed((1...100).map { "frame \($0)" }))
+        #expect(LoopDriver.run(until: { client.closed != nil }))
+        var turns = 0
+        LoopDriver.run(until: {
+            turns += 1
+            return turns > 5
+        })
+        #expect(log.frames == 15)
+        #expect(server.clients.count == 0)
     }
 
     @Test func framesOverAUnixSocket() throws {

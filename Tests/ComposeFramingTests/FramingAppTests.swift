@@ -120,6 +120,19 @@ import Testing
         #expect(connection.bufferedInputBytes == 0)
     }
 
+    @Test func aFrameWhoseObserverRemovesTheConnectionEndsTheDelivery() throws {
+        // QUIT among pipelined commands: the connection closes, its
+        // component goes; nothing after QUIT is decoded or answered.
+        let (app, server) = try keyValueServer()
+        let peer = try app.connect(port: 6379)
+        peer.write(resp("PING") + resp("QUIT") + resp("PING") + resp("PING"))
+        #expect(peer.receivedText == "+PONG\r\n+OK\r\n")
+        #expect(peer.isClosedByApp)
+        #expect(server.log.commands == 2)
+        #expect(server.clients.count == 0)
+        #expect(server.log.lastConnection?.bufferedInputBytes == 0)
+    }
+
     @Test func aSecondDecoderIsReportedAndTheFirstStays() throws {
         let app = TestApp(root: LineEcho(decodesTwice: true))
         let peer = try app.connect(port: 7000)
