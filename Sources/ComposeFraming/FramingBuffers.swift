@@ -1,4 +1,4 @@
-import Compose
+public import Compose
 import ComposeApp
 import NIOCore
 
@@ -7,12 +7,45 @@ import NIOCore
 /// into before they go to a stream's `write`, which takes what it needs
 /// before it returns. One for the app rather than one per connection, so
 /// that writing costs no allocation and an idle connection holds nothing.
+@usableFromInline
 @MainActor
 final class FramingBuffers {
+    // @exclusivity(unchecked), both: taken and put back on every message;
+    // every access is a plain statement of this class's methods (the
+    // closure given to `modifyIfUniquelyOwned` works on the parameter, not
+    // on these), so no two accesses can overlap.
+
     /// The scratch buffer, while nobody uses it.
+    #if DEBUG
     private var scratch: ByteBuffer?
-    /// A scratch buffer that grew past this is not kept.
+    #else
+    @exclusivity(unchecked) private var scratch: ByteBuffer?
+    #endif
+    /// An input buffer a stream emptied and released, for the next stream
+    /// that reads: one allocation less per message of a request-reply
+    /// protocol, and still no buffer held by an idle stream.
+    #if DEBUG
+    private var spareInput: ByteBuffer?
+    #else
+    @exclusivity(unchecked) private var spareInput: ByteBuffer?
+    #endif
+    /// A buffer that grew past this is not kept.
     static let keptCapacity = 64 * 1024
+
+    /// The spare input buffer (empty), if there is one.
+    func takeSpareInput() -> ByteBuffer? {
+        guard let buffer = spareInput else { return nil }
+        spareInput = nil
+        return buffer
+    }
+
+    /// Keeps `buffer`, emptied, as the spare input buffer, unless there is
+    /// one, it grew large, or a frame still holds its memory.
+    func putBackInput(_ buffer: inout ByteBuffer) {
+        guard spareInput == nil, buffer.capacity <= Self.keptCapacity,
+              buffer.modifyIfUniquelyOwned({ $0.clear() }) != nil else { return }
+        spareInput = buffer
+    }
 
     /// The scratch buffer, empty; a fresh one while it is in use (an
     /// encoder that writes to another stream).
@@ -35,6 +68,7 @@ final class FramingBuffers {
 
 extension AppContext {
     /// The context's ``FramingBuffers``, made on first use.
+    @usableFromInline
     var framingBuffers: FramingBuffers {
         if let store = framingStore as? FramingBuffers { return store }
         let store = FramingBuffers()

@@ -19,10 +19,11 @@ final class FrameHarness<Decoder: FrameDecoder>: FrameSource {
     private var subscription: Subscription?
 
     init(_ decoder: Decoder) {
-        let reader = FrameReader(decoder, operation: "Test.frames", context: "test")
-        delivery = FrameDelivery(reader, source: self, loop: nil)
+        let state = DecodingState(decoder)
+        let reader = FrameReader(state, operation: "Test.frames", context: "test", contextOf: state.emitter)
+        delivery = FrameDelivery(reader, source: self, loop: nil) { [unowned self] in acceptsFrames ? .open : .paused }
         delivery.pace(by: sink)
-        subscription = reader.emitter.observe { [unowned self] frame in
+        subscription = state.emitter.observe { [unowned self] frame in
             frames.append(frame)
             sink.frameDelivered()
         }

@@ -88,6 +88,7 @@ public final class StandardInput: EmitterProtocol, LoopResource {
     }
 
     isolated deinit {
+        frameDelivery?.close()
         stream?.close()
         file?.close()
         simulated?.close()

@@ -6,15 +6,21 @@ extension ChildProcess: FrameSource {
     /// ``output`` lines, pausing while `sink` (if any) is full. Returns
     /// `false`, changing nothing, when the output is already decoded into
     /// frames.
+    @usableFromInline
     package func decodeFrames(with buffering: any FrameBuffering, pacedBy sink: (any WritableStream)?) -> Bool {
         guard outputFrames == nil else { return false }
-        let delivery = FrameDelivery(buffering, source: self, loop: phase == .idle ? nil : loop)
+        // unowned(unsafe): called only while the delivery is open; the
+        // process closes it in its deinit (see FrameDelivery.source).
+        let delivery = FrameDelivery(buffering, source: self, loop: phase == .idle ? nil : loop) { [unowned(unsafe) self] in
+            isReadingPaused ? .paused : .open
+        }
         if let sink { delivery.pace(by: sink) }
         outputFrames = delivery
         return true
     }
 
     /// The emitter of the frames, once ``decodeFrames(with:pacedBy:)`` made it.
+    @usableFromInline
     package var frameEmitter: (any EmitterProtocol)? { outputFrames?.buffering.frames }
 
     /// Bytes of standard output read and not decoded yet (see
@@ -38,7 +44,6 @@ extension ChildProcess: FrameSource {
         }
     }
 
-    var acceptsFrames: Bool { !isReadingPaused }
 
     /// The output's frames failed: reported, and the output closed (the
     /// child's next write to it fails; it runs on otherwise).

@@ -8,6 +8,7 @@ import Compose
 /// The delivery appends what the stream reads, then asks for one frame at a
 /// time, as long as the consumer can take one: frames are decoded lazily, so
 /// what is not delivered yet stays encoded in the buffer.
+@usableFromInline
 @MainActor
 package protocol FrameBuffering: AnyObject {
     /// The emitter of the frames, adopted by the stream's component.
@@ -32,4 +33,6 @@ package protocol FrameBuffering: AnyObject {
     func tidy()
     /// Drops the buffer (the stream closed or failed).
     func release()
+    /// A new stream (a child's next run): the decoder starts afresh.
+    func restart()
 }

@@ -5,15 +5,21 @@ extension StandardInput: FrameSource {
     /// `frames(using:pausedWhileFull:)`) instead of splitting it into
     /// lines, pausing while `sink` (if any) is full. Returns `false`,
     /// changing nothing, when the input is already decoded into frames.
+    @usableFromInline
     package func decodeFrames(with buffering: any FrameBuffering, pacedBy sink: (any WritableStream)?) -> Bool {
         guard frameDelivery == nil else { return false }
-        let delivery = FrameDelivery(buffering, source: self, loop: nil)
+        // unowned(unsafe): called only while the delivery is open; the
+        // input closes it in its deinit (see FrameDelivery.source).
+        let delivery = FrameDelivery(buffering, source: self, loop: nil) { [unowned(unsafe) self] in
+            isReading ? .open : .paused
+        }
         if let sink { delivery.pace(by: sink) }
         frameDelivery = delivery
         return true
     }
 
     /// The emitter of the frames, once ``decodeFrames(with:pacedBy:)`` made it.
+    @usableFromInline
     package var frameEmitter: (any EmitterProtocol)? { frameDelivery?.buffering.frames }
 
     /// Bytes read and not decoded yet (see
@@ -44,7 +50,8 @@ extension StandardInput: FrameSource {
         }
     }
 
-    var acceptsFrames: Bool { stream != nil || file != nil || simulated != nil }
+    /// Whether it reads (started and not stopped).
+    var isReading: Bool { stream != nil || file != nil || simulated != nil }
 
     /// The frames failed: reported on ``errors`` (and logged), and reading
     /// stops, as after a failed read.

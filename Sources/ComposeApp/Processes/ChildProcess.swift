@@ -337,6 +337,7 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
 
     isolated deinit {
         // Reached only when no run is under way (a run retains `self`).
+        outputFrames?.close()
         process?.close()
         outputPipe?.close()
         errorPipe?.close()

@@ -240,6 +240,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         // Nobody is left to tell: drop the close notification first, so the
         // close callback (which may come after this deinit) never reaches us.
         transport.disconnect()
+        frameDelivery?.close()
         cancelFlushDeadline()
         if let (action, scheduler) = idleCheck { scheduler.cancel(action) }
         if !transport.isClosing {

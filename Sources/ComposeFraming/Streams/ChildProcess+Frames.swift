@@ -1,10 +1,10 @@
-import Compose
+public import Compose
 public import ComposeApp
 public import NIOCore
 
 extension ChildProcess {
     /// The frames `decoder` makes of the child's standard output, instead
-    /// of lines: once called, ``ChildProcess/output`` sends nothing (the
+    /// of lines: once called, `ChildProcess.output` sends nothing (the
     /// error output stays lines).
     ///
     /// ```swift
@@ -15,14 +15,14 @@ extension ChildProcess {
     /// As `TCPConnection.frames(using:pausedWhileFull:)`: decoded lazily
     /// from one buffer, at most the loop's line budget per turn, paused
     /// while `sink` (none unless given: a relay's) is full or reading is
-    /// paused (``ChildProcess/pauseReading()``), and the child's pipe is
+    /// paused (`ChildProcess.pauseReading()`), and the child's pipe is
     /// not read meanwhile (the child blocks once it is full). Every frame
-    /// arrives before ``ChildProcess/didExit``. A frame over the decoder's
+    /// arrives before `ChildProcess.didExit`. A frame over the decoder's
     /// maximum, or malformed output, is reported on
-    /// ``ChildProcess/errors`` (`LoopError.Code.frameTooLarge`,
+    /// `ChildProcess.errors` (`LoopError.Code.frameTooLarge`,
     /// `LoopError.Code.malformedFrame`, naming the executable) and closes
     /// the output: the child's next write to it fails, and the child runs
-    /// on. Call it once, before ``ChildProcess/start()``, in the
+    /// on. Call it once, before `ChildProcess.start()`, in the
     /// observers of the component that stores the process.
     ///
     /// - Parameters:
@@ -30,19 +30,21 @@ extension ChildProcess {
     ///   - sink: The stream whose fullness pauses the frames (where they
     ///     are relayed), or `nil`.
     /// - Returns: The emitter of the frames.
+    @inlinable
     public func frames<Decoder: FrameDecoder>(
         using decoder: Decoder,
         pausedWhileFull sink: (any WritableStream)? = nil
     ) -> Emitter<Decoder.Frame> {
-        let reader = FrameReader(decoder, operation: "ChildProcess.frames", context: executable)
+        let state = DecodingState(decoder)
+        let reader = FrameReader(state, operation: "ChildProcess.frames", context: executable, contextOf: output)
         guard decodeFrames(with: reader, pacedBy: sink) else {
             return framesAlreadyDecoded("ChildProcess(\(executable))", existing: frameEmitter)
         }
-        return reader.emitter
+        return state.emitter
     }
 
     /// Writes the readable bytes of `buffer` to the child's standard input
-    /// (see ``ChildProcess/write(_:)-(UnsafeRawBufferPointer)``).
+    /// (see `ChildProcess.write(_:)`).
     @discardableResult
     public func write(_ buffer: ByteBuffer) -> WriteResult {
         buffer.withUnsafeReadableBytes { write($0) }

@@ -14,7 +14,7 @@ extension StandardInput {
     /// from one buffer, at most the loop's line budget per turn, paused
     /// while `sink` (none unless given) is full, and the input not read
     /// meanwhile. A frame over the decoder's maximum, or malformed input,
-    /// is reported on ``StandardInput/errors`` (logged) and reading stops,
+    /// is reported on `StandardInput.errors` (logged) and reading stops,
     /// as after a failed read. Call it once, in the observers of the
     /// component that stores the input (before it starts).
     ///
@@ -23,14 +23,16 @@ extension StandardInput {
     ///   - sink: The stream whose fullness pauses the frames (where they
     ///     are relayed), or `nil`.
     /// - Returns: The emitter of the frames.
+    @inlinable
     public func frames<Decoder: FrameDecoder>(
         using decoder: Decoder,
         pausedWhileFull sink: (any WritableStream)? = nil
     ) -> Emitter<Decoder.Frame> {
-        let reader = FrameReader(decoder, operation: "StandardInput.frames", context: "standard input")
+        let state = DecodingState(decoder)
+        let reader = FrameReader(state, operation: "StandardInput.frames", context: "standard input", contextOf: emitter)
         guard decodeFrames(with: reader, pacedBy: sink) else {
             return framesAlreadyDecoded("StandardInput", existing: frameEmitter)
         }
-        return reader.emitter
+        return state.emitter
     }
 }

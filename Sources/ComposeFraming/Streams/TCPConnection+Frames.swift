@@ -1,4 +1,4 @@
-import Compose
+public import Compose
 public import ComposeApp
 public import NIOCore
 
@@ -20,26 +20,26 @@ extension TCPConnection {
     ///
     /// Call it once per connection, in the observers of the component that
     /// stores the connection (its component then adopts the emitter, as it
-    /// does ``TCPConnection/lines``); a second call reports
+    /// does `TCPConnection.lines`); a second call reports
     /// `Diagnostic.Code.framesAlreadyDecoded` and keeps the first decoder.
-    /// ``TCPConnection/received`` still sends every chunk.
+    /// `TCPConnection.received` still sends every chunk.
     ///
     /// **Buffer.** What is received is copied once into the connection's
     /// input buffer (a `ByteBuffer`), and frames are decoded from it one at
     /// a time, as they are delivered. A frame that is a slice of it copies
     /// nothing. The buffer is released when empty, so an idle connection
-    /// holds none (``TCPConnection/bufferedInputBytes`` tells what it holds).
+    /// holds none (`TCPConnection.bufferedInputBytes` tells what it holds).
     ///
     /// **Back-pressure.** Frames are delivered while `sink` (this
     /// connection's own send queue unless given: the replies) is below its
-    /// high-water mark. When it is full (``WritableStream/isFull``) the
+    /// high-water mark. When it is full (`WritableStream.isFull`) the
     /// delivery stops, what is not delivered stays undecoded in the buffer,
     /// and the connection stops reading; at the sink's
-    /// ``WritableStream/didBecomeWritable`` the waiting frames go first,
+    /// `WritableStream.didBecomeWritable` the waiting frames go first,
     /// then reading resumes. So a client that pipelines requests without
     /// reading the replies makes the server buffer at most one read (plus
-    /// the start of an incomplete frame). ``TCPConnection/pauseReading()``
-    /// also holds the frames until ``TCPConnection/resumeReading()``.
+    /// the start of an incomplete frame). `TCPConnection.pauseReading()`
+    /// also holds the frames until `TCPConnection.resumeReading()`.
     ///
     /// **Fairness.** At most the loop's line budget (1,024) of frames is
     /// delivered per loop turn; the rest waits for the next turn, before
@@ -49,9 +49,9 @@ extension TCPConnection {
     /// (`LoopError.Code.frameTooLarge`), or input the decoder rejects
     /// (`LoopError.Code.malformedFrame`), closes the connection: the frames
     /// before it are delivered, the error (naming the peer, the limit and
-    /// what was seen) is logged and sent on ``TCPConnection/errors`` (where
+    /// what was seen) is logged and sent on `TCPConnection.errors` (where
     /// an observer may still write a last reply), and the connection closes
-    /// after writing out its queue, with ``TCPConnection/CloseReason/failed(_:)``.
+    /// after writing out its queue, with `TCPConnection.CloseReason.failed(_:)`.
     /// Other connections are not affected.
     ///
     /// Frames are not kept as the emitter's last value: `++=` calls back
@@ -62,19 +62,21 @@ extension TCPConnection {
     ///   - sink: The stream whose fullness pauses the frames; this
     ///     connection when `nil`.
     /// - Returns: The emitter of the frames.
+    @inlinable
     public func frames<Decoder: FrameDecoder>(
         using decoder: Decoder,
         pausedWhileFull sink: (any WritableStream)? = nil
     ) -> Emitter<Decoder.Frame> {
-        let reader = FrameReader(decoder, operation: "TCPConnection.frames", context: remoteAddress)
+        let state = DecodingState(decoder)
+        let reader = FrameReader(state, operation: "TCPConnection.frames", context: remoteAddress, contextOf: emitter)
         guard decodeFrames(with: reader, pacedBy: sink) else {
             return framesAlreadyDecoded("TCPConnection(\(remoteAddress))", existing: frameEmitter)
         }
-        return reader.emitter
+        return state.emitter
     }
 
     /// Writes the readable bytes of `buffer` (a frame received, a reply
-    /// built), as ``TCPConnection/write(_:)-(UnsafeRawBufferPointer)``
+    /// built), as `TCPConnection.write(_:)`
     /// does: to the socket at once if it takes them, else copied to the
     /// queue.
     @discardableResult
@@ -102,7 +104,7 @@ extension TCPConnection {
     }
 
     /// Writes `frame` as `encoder` encodes it, straight into the app's
-    /// scratch buffer (see ``TCPConnection/write(_:)-(ByteBuffer)``).
+    /// scratch buffer (see `TCPConnection.write(_:)`).
     ///
     /// - Throws: What the encoder throws (``FrameTooLarge`` for a frame its
     ///   length field cannot carry); nothing is written then. An encoder
@@ -116,6 +118,7 @@ extension TCPConnection {
 /// A second `frames(using:)` on one stream: reported, and the first
 /// decoder's emitter returned when its frames are of the same type (a
 /// fresh emitter that never sends otherwise).
+@usableFromInline
 @MainActor
 func framesAlreadyDecoded<Frame>(_ stream: String, existing: (any EmitterProtocol)?) -> Emitter<Frame> {
     Diagnostics.report(Diagnostic(
