@@ -38,7 +38,7 @@ final class KeyValueStore {
         switch name {
         case "get" where count == 2: reply.writeBulk(entries[arguments[1]])
         case "set" where count == 3:
-            entries[arguments[1].copy()] = arguments[2].copy()
+            set(arguments[1], arguments[2])
             reply.writeStaticString("+OK\r\n")
         case "set" where count > 3: throw Failure("syntax error")
         case "ping" where count == 2: reply.writeBulk(arguments[1])
@@ -55,13 +55,13 @@ final class KeyValueStore {
             guard let value = current == nil ? 0 : current!.integer, let by = count == 2 ? 1 : arguments[2].integer else { throw Failure("value is not an integer or out of range") }
             let (sum, overflow) = value.addingReportingOverflow(by)
             guard !overflow else { throw Failure("increment or decrement would overflow") }
-            entries[arguments[1].copy()] = ByteBuffer(string: String(sum))
+            set(arguments[1], ByteBuffer(string: String(sum)))
             reply.writeNumber(sum)
         case "mget":
-            reply.writeHeader("*", count - 1)
+            reply.writeHeader(.array, count - 1)
             for key in arguments.dropFirst() { reply.writeBulk(entries[key]) }
         case "mset" where count % 2 == 1:
-            for index in stride(from: 1, to: count, by: 2) { entries[arguments[index].copy()] = arguments[index + 1].copy() }
+            for index in stride(from: 1, to: count, by: 2) { set(arguments[index], arguments[index + 1]) }
             reply.writeStaticString("+OK\r\n")
         case "dbsize" where count == 1: reply.writeNumber(entries.count)
         case "flushall":
@@ -76,7 +76,7 @@ final class KeyValueStore {
             guard count >= 3 else { throw Failure("wrong number of arguments for 'config|get' command") }
             // What redis-benchmark asks at start: no snapshots, no log.
             let known = [("save", ""), ("appendonly", "no")].filter { pair in arguments.dropFirst(2).contains { $0.commandName == pair.0 } }
-            reply.writeHeader("*", known.count * 2)
+            reply.writeHeader(.array, known.count * 2)
             for (key, value) in known { reply.writeBulk(ByteBuffer(string: key)); reply.writeBulk(ByteBuffer(string: value)) }
         case "config" where count >= 2: throw Failure("unknown subcommand '\(String(buffer: arguments[1]).prefix(128))'. Try CONFIG HELP.")
         default:
@@ -95,9 +95,21 @@ final class KeyValueStore {
         }
         return false
     }
+
+    /// Stores a copy of `value` under `key` (the key copied only when new).
+    private func set(_ key: ByteBuffer, _ value: ByteBuffer) {
+        guard let index = entries.index(forKey: key) else {
+            entries[key.copy()] = value.copy()
+            return
+        }
+        entries.values[index].overwrite(with: value)
+    }
 }
 
 extension ByteBuffer {
+    /// The readable bytes as a decimal integer in redis's form, or `nil`.
+    var integer: Int? { withUnsafeReadableBytes { $0.integer } }
+
     /// A command's name in lowercase ASCII: OR-ing 0x20 turns an uppercase
     /// letter into its lowercase and no other byte into a letter, so `GeT`
     /// finds `get` and nothing else does. Small strings, not allocated.
@@ -110,25 +122,49 @@ extension ByteBuffer {
     }
 
     /// A copy of the readable bytes that shares no memory with this buffer.
-    func copy() -> ByteBuffer { ByteBuffer(bytes: readableBytesView) }
+    func copy() -> ByteBuffer {
+        var copy = ByteBufferAllocator().buffer(capacity: readableBytes)
+        copy.writeImmutableBuffer(self)
+        return copy
+    }
 
     /// At most the first `length` readable bytes.
     func prefix(_ length: Int) -> ByteBuffer { getSlice(at: readerIndex, length: Swift.min(length, readableBytes))! }
 
-    mutating func writeHeader(_ type: StaticString, _ number: Int) {
-        writeStaticString(type)
-        writeString(String(number))
-        writeStaticString("\r\n")
+    /// Replaces the readable bytes with `value`'s: in place (no allocation)
+    /// when the memory fits and is not much larger, else with a copy.
+    mutating func overwrite(with value: ByteBuffer) {
+        guard capacity <= 2 * value.readableBytes + 64 else {
+            self = value.copy()
+            return
+        }
+        clear()
+        writeImmutableBuffer(value)
     }
 
-    mutating func writeNumber(_ number: Int) { writeHeader(":", number) }
+    /// What a header starts with: `$`, `*` or `:`.
+    enum Header: Int { case bulk, array, integer }
+
+    /// `$3\r\n`: the header's symbol, `number`, CR LF. Those of 0 to 127 are
+    /// made once and written whole, as redis's shared headers are.
+    mutating func writeHeader(_ header: Header, _ number: Int) {
+        if number >= 0, number < 128 {
+            writeBytes(Self.smallHeaders[header.rawValue][number])
+        } else {
+            writeString("\(["$", "*", ":"][header.rawValue])\(number)\r\n")
+        }
+    }
+
+    private static let smallHeaders = ["$", "*", ":"].map { symbol in (0..<128).map { Array("\(symbol)\($0)\r\n".utf8) } }
+
+    mutating func writeNumber(_ number: Int) { writeHeader(.integer, number) }
 
     mutating func writeBulk(_ value: ByteBuffer?) {
         guard let value else {
             writeStaticString("$-1\r\n")
             return
         }
-        writeHeader("$", value.readableBytes)
+        writeHeader(.bulk, value.readableBytes)
         writeImmutableBuffer(value)
         writeStaticString("\r\n")
     }
