@@ -114,18 +114,20 @@ extension UnsafeRawBufferPointer {
     /// The bytes as a decimal integer in redis's form (an optional `-`, no
     /// `+`, no leading zero, no overflow), or `nil`.
     var integer: Int? {
-        let negative = first == UInt8(ascii: "-")
-        let digits = dropFirst(negative ? 1 : 0)
-        guard let lead = digits.first, lead != UInt8(ascii: "0") || count == 1 else { return nil }
-        guard digits.count <= 18 else {
+        let negative = count > 0 && self[0] == UInt8(ascii: "-")
+        var index = negative ? 1 : 0
+        guard index < count, self[index] != UInt8(ascii: "0") || count == 1 else { return nil }
+        guard count - index <= 18 else {
             // Longer: may overflow, which the standard library's parser checks.
             guard let value = Int(String(decoding: self, as: UTF8.self)), String(value).utf8.elementsEqual(self) else { return nil }
             return value
         }
         var value = 0
-        for byte in digits {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        while index < count {
+            let digit = self[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int(digit)
+            index += 1
         }
         return negative ? -value : value
     }
