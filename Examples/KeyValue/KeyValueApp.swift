@@ -1,35 +1,32 @@
-// A key-value server speaking redis's protocol (RESP2), built on the
-// framing API: `redis-cli -p 6380` and `redis-benchmark -p 6380` talk to it.
-//
-//   swift run -c release ComposeKeyValue --port 6380
-//
-//   KeyValueApp
-//   ├── listener: TCPServer
-//   └── sessions: InstanceComponent         one per connection
-//       └── 1, 2, ...: KeyValueSession      RESPDecoder frames in, replies out
+// A key-value server speaking redis's protocol (RESP2) on the framing API:
+// `swift run -c release ComposeKeyValue`, then `redis-cli -p 6380`. The tree:
+// KeyValueApp, its listener, and sessions: one KeyValueSession per connection.
 import ComposeFraming
 
 @main
-struct KeyValueApp: Component {
-    let settings: KeyValueSettings
+struct KeyValueApp: Component, StartupComponent {
+    static let options = ConfigOptions(environmentPrefix: "KEYVALUE", descriptions: [
+        "host": "The address to listen on.",
+        "port": "The TCP port to listen on (6380: beside redis's 6379); 0 picks a free one.",
+        "maxBulk": "The longest value a client may send, in bytes (64 MiB); a longer one closes that connection.",
+    ])
+    static var configuration: StartupConfiguration { StartupConfiguration(config: options) }
     let listener: TCPServer
+    let maximumBulkLength: Int
     let store = KeyValueStore()
     let sessions = InstanceComponent<KeyValueSession>()
 
-    init() { self.init(settings: KeyValueSettings(config: Application.config)) }
-
-    init(settings: KeyValueSettings) {
-        self.settings = settings
-        listener = TCPServer(host: settings.host, port: settings.port)
+    /// Each setting from its flag (`--port 6380`), variable (`KEYVALUE_PORT`) or default.
+    init() {
+        let config = Application.config
+        let port = UInt16(exactly: config.int(forKey: "port", default: 6380)) ?? 6380
+        listener = TCPServer(host: config.string(forKey: "host", default: "127.0.0.1"), port: port)
+        maximumBulkLength = max(1, config.int(forKey: "maxBulk", default: 64 << 20))
     }
-}
-
-extension KeyValueApp: StartupComponent {
-    static var configuration: StartupConfiguration { StartupConfiguration(config: KeyValueSettings.options) }
 
     var observers: Void {
         listener += { connection in
-            sessions.add { KeyValueSession(connection: connection, store: store, maximumBulkLength: settings.maximumBulkLength) }
+            sessions.add { KeyValueSession(connection: connection, store: store, maximumBulkLength: maximumBulkLength) }
         }
         sessions.forward(\.connection.didClose) += { id, _ in sessions.remove(id) }
         listener.errors += { error in
@@ -37,15 +34,12 @@ extension KeyValueApp: StartupComponent {
             Application.print("cannot listen: \(error)")
             Application.shutdown(status: 1)
         }
-        didAppear += {
-            if listener.isListening { Application.print("listening on \(settings.host):\(listener.port)") }
-        }
+        didAppear += { if listener.isListening { Application.print("listening on \(listener.host):\(listener.port)") } }
     }
 }
 
-/// One client: each request's reply is encoded straight into the write
-/// buffer. A client that pipelines without reading is paced by its own send
-/// queue (`frames(using:)`'s back-pressure).
+/// One client. Replies are encoded straight into the outgoing buffer; a
+/// client that pipelines without reading is paced by its own send queue.
 struct KeyValueSession: Component {
     let connection: TCPConnection
     let store: KeyValueStore
@@ -54,36 +48,14 @@ struct KeyValueSession: Component {
     var observers: Void {
         connection.frames(using: RESPDecoder(maximumBulkLength: maximumBulkLength)) += { request in
             switch request {
-            case .command(let arguments) where !arguments.isEmpty:
+            case .command(let arguments):
                 var quits = false
-                connection.write { quits = store.execute(arguments, into: &$0) }
+                if !arguments.isEmpty { connection.write { quits = store.execute(arguments, into: &$0) } }
                 if quits { connection.close() }
-            case .command: break
             case .malformed(let message):
-                connection.write { $0.writeError(ByteBuffer(string: "Protocol error: " + message)) }
+                connection.write { $0.writeError("Protocol error: " + message) }
                 connection.close()
             }
         }
-    }
-}
-
-/// Where the server listens, from the flag, the environment variable
-/// (`KEYVALUE_PORT`, ...) or the default; `--help` lists them.
-struct KeyValueSettings: Sendable {
-    var host = "127.0.0.1"
-    /// 6380: next to redis's 6379, so both can run side by side.
-    var port: UInt16 = 6380
-    var maximumBulkLength = 64 << 20
-
-    static let options = ConfigOptions(environmentPrefix: "KEYVALUE", descriptions: [
-        "host": "The address to listen on.",
-        "port": "The TCP port to listen on; 0 picks a free one.",
-        "maxBulk": "The longest value (bulk string) a client may send, in bytes; a longer one closes that connection.",
-    ])
-
-    init(config: ConfigReader) {
-        host = config.string(forKey: "host", default: host)
-        if let port = UInt16(exactly: config.int(forKey: "port", default: Int(port))) { self.port = port }
-        maximumBulkLength = max(1, config.int(forKey: "maxBulk", default: maximumBulkLength))
     }
 }

@@ -1,75 +1,58 @@
 import ComposeFraming
 
-/// What a client sent: a command's arguments (none for a blank line or
-/// `*0`), or input that breaks the protocol (answered, then the connection
-/// closes, as redis does).
+/// A command's arguments (none: a blank line, `*0`), or a protocol error.
 enum Request {
     case command([ByteBuffer])
     case malformed(String)
 }
 
-/// Requests in RESP2, as redis reads them: arrays of bulk strings, or inline
-/// commands (`GET k\r\n`, split at spaces and tabs, no quoting). Arguments
-/// are slices of the connection's buffer: binary-safe, copied only by what
-/// keeps them. Limits, and what breaking one answers:
-/// - a bulk string of at most `maximumBulkLength` bytes (64 MiB unless set;
-///   redis's proto-max-bulk-len is 512 MB): `invalid bulk length`;
-/// - at most 1,048,576 arguments: `invalid multibulk length`;
-/// - a count line of at most 32 bytes (redis allows 64 KiB, for the same
-///   numbers): `too big mbulk count string`, `too big bulk count string`;
-/// - an inline command of at most 64 KiB, as redis: `too big inline request`;
-/// - a command of at most 256 MiB in all (redis: client-query-buffer-limit,
-///   1 GB): past it the connection closes unanswered (`frameTooLarge`).
-///
-/// As redis, the CR LF after a bulk string is skipped, not checked.
+/// RESP2 requests as redis reads them: arrays of bulk strings, or inline
+/// commands split at spaces. Arguments are slices of the input (binary-safe).
+/// Limits (redis's in brackets): bulk strings of `maximumBulkLength` bytes
+/// (64 MiB; 512 MB), 1,048,576 arguments, count lines of 32 bytes (64 KiB),
+/// inline commands of 64 KiB, 256 MiB in all (1 GB; past it the connection
+/// closes unanswered). As redis, the CR LF after a bulk string is not checked.
 struct RESPDecoder: FrameDecoder {
-    var maximumBulkLength = 64 << 20
-    var maximumFrameLength = 256 << 20
-    private var inline = LineDecoder(maximumLength: .bytes(64 << 10))
-    /// An incomplete array: its length, the arguments complete, and where
-    /// the next starts (from the reader index: the buffer may move).
-    private var pending = (count: 0, done: 0, offset: 0)
-
-    init(maximumBulkLength: Int = 64 << 20) {
-        self.maximumBulkLength = maximumBulkLength
-    }
-
+    var maximumBulkLength = 64 << 20, maximumFrameLength = 256 << 20
+    var inline = LineDecoder(maximumLength: .bytes(64 << 10))
+    /// An incomplete array: its length, arguments read, next one's offset.
+    var pending = (count: 0, done: 0, offset: 0)
     struct ProtocolError: Error { let message: String }
 
     mutating func decode(buffer: inout ByteBuffer) throws -> Request? {
         guard let first = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self) else { return nil }
         do {
-            guard first == UInt8(ascii: "*") else { return try line(&buffer) }
-            // The headers are read from the bytes in place: one access to
-            // the buffer's memory, not one per byte.
+            guard first == UInt8(ascii: "*") else {
+                let words = try inline.decode(buffer: &buffer)?.readableBytesView.split { $0 == 32 || $0 == 9 }
+                return words.map { .command($0.map { ByteBuffer($0) }) }
+            }
+            // Read in place: one access to the buffer's memory, not one per byte.
             guard let (arguments, end) = try buffer.withUnsafeReadableBytes({ try array($0, of: buffer) }) else { return nil }
             buffer.moveReaderIndex(forwardBy: end)
             return .command(arguments)
-        } catch let error as ProtocolError {
+        } catch {
+            // An inline command over its limit is a protocol error too.
+            guard let message = (error as? ProtocolError)?.message ?? (first == 42 ? nil : "too big inline request") else { throw error }
             buffer.moveReaderIndex(to: buffer.writerIndex)
-            return .malformed(error.message)
+            return .malformed(message)
         }
     }
 
-    /// The array at the start of `bytes` (the readable bytes of `buffer`)
-    /// and where it ends, or `nil` while it is incomplete.
+    /// The arguments of the array `bytes` starts with, and its end; `nil` while incomplete.
     private mutating func array(_ bytes: UnsafeRawBufferPointer, of buffer: ByteBuffer) throws -> ([ByteBuffer], Int)? {
         var (count, done, offset) = pending
         if offset == 0 {
             guard let (length, next) = try Self.number(bytes, at: 0, "mbulk") else { return nil }
             guard length <= 1 << 20 else { throw ProtocolError(message: "invalid multibulk length") }
             guard length > 0 else { return ([], next) }
-            (count, done, offset) = (length, 0, next)
+            (count, offset) = (length, next)
         }
-        // Collected on the way when the whole array is read in one call
-        // (the common case); otherwise read again once it is all there.
+        // Collected if read in one call (as a rule); else read again once all there.
         let collects = done == 0
         var arguments: [ByteBuffer] = []
         if collects { arguments.reserveCapacity(min(count, 16)) }
         while done < count, offset < bytes.count {
-            guard bytes[offset] == UInt8(ascii: "$") else {
-                throw ProtocolError(message: "expected '$', got '\(Character(Unicode.Scalar(bytes[offset])))'")
-            }
+            guard bytes[offset] == 36 else { throw ProtocolError(message: "expected '$', got '\(Character(Unicode.Scalar(bytes[offset])))'") }
             guard let (length, start) = try Self.number(bytes, at: offset, "bulk") else { break }
             guard length >= 0, length <= maximumBulkLength else { throw ProtocolError(message: "invalid bulk length") }
             let end = start + length + 2
@@ -83,8 +66,8 @@ struct RESPDecoder: FrameDecoder {
         return collects ? (arguments, offset) : try array(bytes, of: buffer)
     }
 
-    /// The number after the type byte of the line at `start`, and where
-    /// the next line starts; `nil` while the line is incomplete.
+    /// The number after the type byte of the line at `start` (`-`, 1 to 18 digits, no
+    /// leading zero) and where the next line starts; `nil` while incomplete.
     private static func number(_ bytes: UnsafeRawBufferPointer, at start: Int, _ kind: String) throws -> (Int, Int)? {
         var end = start + 1
         while end < bytes.count, bytes[end] != UInt8(ascii: "\r") {
@@ -92,43 +75,14 @@ struct RESPDecoder: FrameDecoder {
             end += 1
         }
         guard end + 1 < bytes.count else { return nil }
-        guard let number = UnsafeRawBufferPointer(rebasing: bytes[(start + 1)..<end]).integer else {
-            throw ProtocolError(message: kind == "bulk" ? "invalid bulk length" : "invalid multibulk length")
+        let negative = bytes[start + 1] == UInt8(ascii: "-")
+        var (index, value) = (start + (negative ? 2 : 1), 0)
+        var valid = index < end && end - index <= 18 && (bytes[index] != UInt8(ascii: "0") || (end - index == 1 && !negative))
+        while valid, index < end {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            (value, index, valid) = (value * 10 + Int(digit), index + 1, digit < 10)
         }
-        return (number, end + 2)
-    }
-
-    private mutating func line(_ buffer: inout ByteBuffer) throws -> Request? {
-        let line: ByteBuffer?
-        do {
-            line = try inline.decode(buffer: &buffer)
-        } catch is FrameTooLarge {
-            throw ProtocolError(message: "too big inline request")
-        }
-        let words = line?.readableBytesView.split { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        return words.map { .command($0.map { ByteBuffer($0) }) }
-    }
-}
-
-extension UnsafeRawBufferPointer {
-    /// The bytes as a decimal integer in redis's form (an optional `-`, no
-    /// `+`, no leading zero, no overflow), or `nil`.
-    var integer: Int? {
-        let negative = count > 0 && self[0] == UInt8(ascii: "-")
-        var index = negative ? 1 : 0
-        guard index < count, self[index] != UInt8(ascii: "0") || count == 1 else { return nil }
-        guard count - index <= 18 else {
-            // Longer: may overflow, which the standard library's parser checks.
-            guard let value = Int(String(decoding: self, as: UTF8.self)), String(value).utf8.elementsEqual(self) else { return nil }
-            return value
-        }
-        var value = 0
-        while index < count {
-            let digit = self[index] &- UInt8(ascii: "0")
-            guard digit < 10 else { return nil }
-            value = value * 10 + Int(digit)
-            index += 1
-        }
-        return negative ? -value : value
+        guard valid else { throw ProtocolError(message: kind == "bulk" ? "invalid bulk length" : "invalid multibulk length") }
+        return (negative ? -value : value, end + 2)
     }
 }

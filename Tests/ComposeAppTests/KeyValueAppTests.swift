@@ -245,21 +245,14 @@ import Testing
 
     // MARK: Settings
 
-    func settings(_ arguments: String..., environment: AppConfiguration.Environment = [:]) -> KeyValueSettings {
-        KeyValueSettings(config: AppConfiguration(arguments: arguments, environment: environment, options: KeyValueSettings.options).reader)
-    }
-
-    @Test func theSettingsComeFromTheirFlagsOrVariables() throws {
-        #expect(settings().port == 6380)
-        #expect(settings().host == "127.0.0.1")
-        #expect(settings().maximumBulkLength == 64 << 20)
-        #expect(settings("--port", "7000", "--max-bulk", "1024").port == 7000)
-        #expect(settings("--max-bulk", "1024").maximumBulkLength == 1024)
-        #expect(settings(environment: ["KEYVALUE_PORT": "6400"]).port == 6400)
-        #expect(settings("--port", "70000").port == 6380)
-        let app = TestApp(KeyValueApp.self, config: ["port": 6400])
-        #expect(throws: LoopError.self) { try app.connect(port: 6380) }
-        _ = try app.connect(port: 6400)
+    @Test func thePortComesFromTheConfigurationAndAnOutOfRangeOneKeeps6380() throws {
+        _ = try RESPClient(TestApp(KeyValueApp.self))
+        let moved = TestApp(KeyValueApp.self, config: ["port": 6400])
+        #expect(throws: LoopError.self) { try moved.connect(port: 6380) }
+        let client = try RESPClient(moved, port: 6400)
+        client.send(Self.command("PING"))
+        #expect(client.replies() == "+PONG\r\n")
+        _ = try RESPClient(TestApp(KeyValueApp.self, config: ["port": 70_000]))
     }
 }
 

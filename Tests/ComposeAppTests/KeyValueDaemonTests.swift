@@ -17,6 +17,18 @@ struct KeyValueDaemonTests {
         #expect(await server.process.waitForExit() == 0, "\(server.process.transcript)")
     }
 
+    @Test func helpListsTheSettingsWithTheirVariablesAndDefaults() async throws {
+        let help = try FixtureProcess(executable: "ComposeKeyValue", arguments: ["--help"])
+        #expect(await help.waitForExit() == 0, "\(help.transcript)")
+        for (flag, variable, value) in [
+            ("--host <string>", "KEYVALUE_HOST", "default: 127.0.0.1"),
+            ("--port <int>", "KEYVALUE_PORT", "default: 6380"),
+            ("--max-bulk <int>", "KEYVALUE_MAX_BULK", "default: 67108864"),
+        ] {
+            #expect(help.output.lines.contains { $0.hasPrefix("  \(flag)") && $0.contains(variable) && $0.hasSuffix(value) }, "\(flag)\n\(help.transcript)")
+        }
+    }
+
     @Test func aTwentyMegabyteValueGoesInAndComesBackWithTheDefaultSettings() async throws {
         let server = try await KeyValueServer.start()
         var value = [UInt8](repeating: 0, count: 20_000_000)
