@@ -215,6 +215,30 @@ import Testing
         json.close()
     }
 
+    /// A write is an event only while the app records events (someone
+    /// follows): before and after, nothing is made for it.
+    @Test func writesAreEventsOnlyWhileSomeoneFollows() throws {
+        let (app, ada, _) = try chat()
+        app.context.tracesEvents = false
+        var wrote: [AppEvent] = []
+        let watching = app.context.events.observe { event in
+            if event.kind == .wrote { wrote.append(event) }
+        }
+        ada.write("/who\n")
+        app.runUntilIdle()
+        #expect(wrote.isEmpty)
+        let inspector = app.inspector()
+        inspector.send("follow server.sessions.1")
+        ada.write("/who\n")
+        app.runUntilIdle()
+        #expect(wrote.map(\.path) == ["chatApp.server.sessions.1.connection"])
+        inspector.close()
+        ada.write("/who\n")
+        app.runUntilIdle()
+        #expect(wrote.count == 1)
+        watching.cancel()
+    }
+
     @Test func aFollowerAskingForUTCGetsWallClockTimes() throws {
         let (app, ada, _) = try chat()
         let inspector = app.inspector()
