@@ -392,6 +392,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// ``write(_:)-(ByteChunk)``.
     @inline(__always)
     private func writeInline(_ buffer: UnsafeRawBufferPointer) -> WriteResult {
+        // Only while the app counts or records sends: three loads otherwise.
+        if emitter.isTraced { traceWrite(buffer) }
         // The common case, straight and inlined: a socket that is writable,
         // with nothing waiting (nothing in flight, and nothing batched,
         // which only a write that waits for the turn's end leaves), and the
