@@ -27,7 +27,9 @@ struct ChatSettings {
     var maxLineLength = 4096
     /// The most bytes that may wait for a client that does not read what
     /// the room says; past it the client is disconnected and the room told
-    /// why (so one client cannot make the daemon buffer without bound).
+    /// why (so one client cannot make the daemon buffer without bound). A
+    /// client that stops reading with a quarter of it waiting is
+    /// disconnected after 30 s (the connection's soft limit).
     var sendQueueLimit = 256 * 1024
     /// The port `GET /metrics` answers on (Prometheus text); `nil`, the
     /// default, serves no metrics.
