@@ -108,10 +108,14 @@ public final class FileWatcher: EmitterProtocol, LoopResource {
     /// The emitters its component adopts.
     public var offeredEmitters: [any EmitterProtocol] { [emitter, errors] }
 
-    private var handle: FSEventHandle?
-    /// In a test context: the watch registered with its simulated files.
-    private var simulated: SimulatedFileSystem.Watch?
+    /// The watch, while watching (of inotify, or of a test context's
+    /// files).
+    private var watch: PathWatch?
     private var isClosed = false
+    /// The kind last reported for the watched path itself from a rename
+    /// event: libuv reports inotify's end of a watch (`IN_IGNORED`) as one
+    /// more rename, which is not reported again.
+    private var lastSelfRename: Event.Kind?
     private var isDirectory = false
     /// The names believed to exist in a watched directory, to tell
     /// `created` from `renamed`.
@@ -132,57 +136,38 @@ public final class FileWatcher: EmitterProtocol, LoopResource {
     }
 
     isolated deinit {
-        handle?.close()
-        simulated?.close()
+        watch?.close()
     }
 
     /// Whether the watcher is watching.
-    public var isWatching: Bool { handle != nil || simulated != nil }
+    public var isWatching: Bool { watch != nil }
 
     /// Starts watching. A failure (a missing path is `ENOENT`) is logged and
     /// sent on ``errors``; the watcher then stays stopped. Does nothing if it
     /// is already watching, or once closed.
     public func start() {
         guard !isClosed, !isWatching else { return }
-        if let files = (emitter.ownerContext ?? AppContext.current)?.simulatedFiles {
-            do {
-                simulated = try files.watch(path) { [weak self] event in self?.emitter.send(event) }
-            } catch {
-                failed(error)
-            }
-            return
-        }
-        let watcher: FSEventHandle
         do {
-            watcher = try FSEventHandle(loop: EventLoop.resolve(emitter.ownerContext, for: "FileWatcher(\(path)).start"))
-        } catch {
-            failed(error)
-            return
-        }
-        do {
-            try watcher.start(path: path, { [weak self] change in
+            watch = try PathWatch.start(path, context: emitter.ownerContext, for: "FileWatcher(\(path)).start", { [weak self] change in
                 self?.received(change)
             }, onError: { [weak self] error in
                 self?.failed(error)
             })
         } catch {
-            watcher.close()
             failed(error)
             return
         }
-        handle = watcher
+        lastSelfRename = nil
         // Listed after the watch started, so that no entry created in
         // between is missed (it is at worst reported as `renamed`).
-        isDirectory = Self.isDirectory(path)
-        knownNames = isDirectory ? Self.entries(of: path) : []
+        isDirectory = isDirectory(path)
+        knownNames = isDirectory ? entries(of: path) : []
     }
 
     /// Stops watching and closes the handle; ``start()`` starts again.
     public func stop() {
-        handle?.close()
-        handle = nil
-        simulated?.close()
-        simulated = nil
+        watch?.close()
+        watch = nil
         knownNames = []
     }
 
@@ -198,15 +183,20 @@ public final class FileWatcher: EmitterProtocol, LoopResource {
         guard let name = entryName(change.name) else {
             // About the watched file or directory itself.
             if change.renamed {
-                emitter.send(Event(path: path, kind: Self.exists(path) ? .renamed : .deleted))
+                let kind: Event.Kind = exists(path) ? .renamed : .deleted
+                guard kind != lastSelfRename else { return }
+                lastSelfRename = kind
+                emitter.send(Event(path: path, kind: kind))
             } else if change.changed {
+                lastSelfRename = nil
                 emitter.send(Event(path: path, kind: .modified))
             }
             return
         }
+        lastSelfRename = nil
         let entryPath = entryPath(name)
         if change.renamed {
-            if Self.exists(entryPath) {
+            if exists(entryPath) {
                 let known = !knownNames.insert(name).inserted
                 emitter.send(Event(path: entryPath, kind: known ? .renamed : .created))
             } else if knownNames.remove(name) != nil {
@@ -215,7 +205,7 @@ public final class FileWatcher: EmitterProtocol, LoopResource {
             // A name neither known nor present came and went before we
             // looked: nothing to report.
         } else if change.changed {
-            if Self.exists(entryPath) { knownNames.insert(name) }
+            if exists(entryPath) { knownNames.insert(name) }
             emitter.send(Event(path: entryPath, kind: .modified))
         }
     }
@@ -227,7 +217,7 @@ public final class FileWatcher: EmitterProtocol, LoopResource {
     /// present.
     private func entryName(_ name: String?) -> String? {
         guard isDirectory, let name else { return nil }
-        if name == Self.baseName(path), !knownNames.contains(name), !Self.exists(entryPath(name)) {
+        if name == Self.baseName(path), !knownNames.contains(name), !exists(entryPath(name)) {
             return nil
         }
         return name
@@ -243,6 +233,21 @@ public final class FileWatcher: EmitterProtocol, LoopResource {
     }
 
     // MARK: File system
+
+    // The file system the events are about: the kernel's, or the test
+    // context's, asked the same questions at the same moments.
+
+    private func exists(_ path: String) -> Bool {
+        watch?.files.map { $0.isKnown(path) } ?? Self.exists(path)
+    }
+
+    private func isDirectory(_ path: String) -> Bool {
+        watch?.files.map { $0.isDirectory(path) } ?? Self.isDirectory(path)
+    }
+
+    private func entries(of directory: String) -> Set<String> {
+        watch?.files.map { $0.entries(of: directory) } ?? Self.entries(of: directory)
+    }
 
     private static func exists(_ path: String) -> Bool {
         var info = stat()
