@@ -27,6 +27,9 @@ protocol FileWorld: AnyObject {
     func replace(_ name: String, with text: String)
     /// `touch`.
     func touch(_ name: String)
+    /// Makes sure nothing is at `name` (the simulation takes any path it
+    /// was not told about for a directory).
+    func markMissing(_ name: String)
     /// Does `body`'s operations with no chance for the app to see the
     /// first before the last (a writer faster than its reader).
     func together(_ body: () -> Void)
@@ -107,6 +110,10 @@ final class KernelFileWorld: FileWorld {
         #expect(utimensat(AT_FDCWD, path(name), nil, 0) == 0, "touch \(name): errno \(errno)")
     }
 
+    func markMissing(_ name: String) {
+        #expect(access(path(name), F_OK) != 0)
+    }
+
     func together(_ body: () -> Void) {
         // The loop does not run in between: it reads every event after.
         body()
@@ -154,6 +161,7 @@ final class SimulatedFileWorld: FileWorld {
     func delete(_ name: String) { app.files.delete(path(name)) }
     func replace(_ name: String, with text: String) { app.files.replace(path(name), with: text) }
     func touch(_ name: String) { app.files.modify(path(name)) }
+    func markMissing(_ name: String) { app.files.markMissing(path(name)) }
 
     func together(_ body: () -> Void) {
         // Inside one `run`, each call's events wait for the end of it.

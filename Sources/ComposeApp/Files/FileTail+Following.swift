@@ -75,16 +75,23 @@ extension FileTail {
                 open()
             case .success:
                 // A directory or a special file: nothing to follow yet.
-                isMissing = true
+                noFile()
                 idle()
             case .failure(let error) where error.kind == .notFound || error.kind == .notDirectory:
-                isMissing = true
+                noFile()
                 idle()
             case .failure(let error):
                 failed(error)
                 idle()
             }
         }
+    }
+
+    /// The path names no file: the one that appears is read from its
+    /// start, and announced.
+    private func noFile() {
+        isMissing = true
+        isFirstFile = false
     }
 
     private func open() {
@@ -97,7 +104,7 @@ extension FileTail {
             }
             switch result {
             case .failure(let error) where error.kind == .notFound:
-                isMissing = true
+                noFile()
                 idle()
             case .failure(let error):
                 failed(error)

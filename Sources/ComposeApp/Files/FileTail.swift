@@ -190,6 +190,10 @@ public final class FileTail: EmitterProtocol, LoopResource, ReadableStream {
     /// Whether the tail is following its path.
     public var isFollowing: Bool { watch != nil }
 
+    /// Whether a check of the path is running or waits to run: tests of
+    /// real files wait for it to end before they write.
+    @_spi(Testing) public var isChecking: Bool { isBusy || needsCheck }
+
     /// Starts following: watches the directory, then reads the file if it
     /// is there. A failure is logged and sent on ``errors``; the tail then
     /// stays stopped. Does nothing if it is following, or once closed.
