@@ -27,6 +27,8 @@ protocol FileWorld: AnyObject {
     func replace(_ name: String, with text: String)
     /// `touch`.
     func touch(_ name: String)
+    /// `mkdir`.
+    func makeDirectory(_ name: String)
     /// Makes sure nothing is at `name` (the simulation takes any path it
     /// was not told about for a directory).
     func markMissing(_ name: String)
@@ -110,6 +112,10 @@ final class KernelFileWorld: FileWorld {
         #expect(utimensat(AT_FDCWD, path(name), nil, 0) == 0, "touch \(name): errno \(errno)")
     }
 
+    func makeDirectory(_ name: String) {
+        #expect(mkdir(path(name), 0o700) == 0, "mkdir \(name): errno \(errno)")
+    }
+
     func markMissing(_ name: String) {
         #expect(access(path(name), F_OK) != 0)
     }
@@ -162,6 +168,7 @@ final class SimulatedFileWorld: FileWorld {
     func replace(_ name: String, with text: String) { app.files.replace(path(name), with: text) }
     func touch(_ name: String) { app.files.modify(path(name)) }
     func markMissing(_ name: String) { app.files.markMissing(path(name)) }
+    func makeDirectory(_ name: String) { app.files.makeDirectory(path(name)) }
 
     func together(_ body: () -> Void) {
         // Inside one `run`, each call's events wait for the end of it.

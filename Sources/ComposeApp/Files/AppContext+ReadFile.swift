@@ -58,6 +58,9 @@ extension AppContext {
     /// ```swift
     /// let text = String(decoding: try await context.readFile("/etc/app/app.toml"), as: UTF8.self)
     /// ```
+    ///
+    /// In a test context it completes as the test drives the app (a task
+    /// awaiting it resumes after `await app.settle()`).
     public func readFile(_ path: String, maximumSize: Int = 1 << 20) async throws(LoopError) -> [UInt8] {
         let result: Result<[UInt8], LoopError> = await withCheckedContinuation { continuation in
             readFile(path, maximumSize: maximumSize) { (result: Result<[UInt8], LoopError>) in continuation.resume(returning: result) }
