@@ -52,14 +52,31 @@ import Glibc
 /// moved away, an event with ``path`` is reported as
 /// ``Event/Kind/deleted`` (or ``Event/Kind/renamed`` if something else
 /// already took the name); a deleted one reports nothing more, a moved one
-/// goes on reporting under the old path. To follow a name across editors'
-/// atomic saves, watch its directory.
+/// goes on reporting under the old path. Deleting a watched file is
+/// reported as ``Event/Kind/modified`` (its link count changed), then
+/// once as ``Event/Kind/deleted``. To follow a name across editors'
+/// atomic saves or log rotation, watch its directory (or use
+/// ``FileTail``).
 ///
-/// **In a test context** (`TestApp`) nothing is watched on disk: the test
-/// says what happened (`app.files.modify("/etc/myapp/app.toml")`), and the
-/// watchers of that path and of its directory get the event, with the
-/// semantics above; watching a path the test declared missing fails with
-/// `ENOENT`.
+/// What each operation gives, as pinned by a test on Linux:
+///
+/// | operation | watcher of the directory | watcher of the file |
+/// |---|---|---|
+/// | create `a` | `created a` | |
+/// | write to, append to, truncate or `touch` `a` | `modified a` per write | `modified` per write |
+/// | `mv a b` | `deleted a`, `created b` | `deleted` (`renamed` if a new `a` exists) |
+/// | `mv tmp a` (onto an existing `a`) | `deleted tmp`, `renamed a` | `modified`, `renamed` |
+/// | `rm a` | `deleted a` | `modified`, `deleted` |
+///
+/// A watcher derives these when it handles the events, from what the file
+/// system holds then: after `mv a a.1` and a new `a` made before it looks
+/// (logrotate is that fast), both events about `a` say `renamed`.
+///
+/// **In a test context** (`TestApp`) nothing is watched on disk: the
+/// watcher gets the events the test's simulated files give (`app.files`
+/// with `write`, `append`, `rename`, `delete`, ...), which are those Linux
+/// gives, and derives its events with the same code; watching a path the
+/// test declared missing fails with `ENOENT`.
 @MainActor
 public final class FileWatcher: EmitterProtocol, LoopResource {
     /// One change under the watched path.
