@@ -53,7 +53,7 @@ import Logging
 /// logged and sent on ``errors``, and the tail goes on with the next
 /// line. At most the loop's line budget (1,024 lines) is sent per loop
 /// turn, the rest in the next turns. ``pauseReading()`` stops reading
-/// until ``resumeReading()``, so ``relay(to:pausing:)`` slows the tail to
+/// until ``resumeReading()``, so `relay(to:pausing:)` slows the tail to
 /// its sink's pace; the file waits on the disk meanwhile.
 ///
 /// **In a test context** (`TestApp`) it follows the test's simulated files

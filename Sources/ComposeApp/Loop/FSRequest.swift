@@ -113,6 +113,7 @@ enum FSRequest {
         _ issue: (UnsafeMutablePointer<uv_fs_t>, uv_fs_cb) -> Int32,
         _ completion: @escaping @MainActor (UnsafeMutablePointer<uv_fs_t>) -> Void
     ) {
+        assert(loop.isOnLoopThread, "\(operation) on a thread other than its loop's")
         let request = UnsafeMutablePointer<uv_fs_t>.allocate(capacity: 1)
         let pending = Pending(operation: operation, path: path, buffer: buffer, completion: completion)
         request.pointee.data = Unmanaged.passRetained(pending).toOpaque()
