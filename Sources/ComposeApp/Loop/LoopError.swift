@@ -94,14 +94,16 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A connection's peer does not read what it is sent (see
-    /// ``Code/sendQueueExceeded``); `why` says what it left unread.
-    static func sendQueueExceeded(_ why: String, peer: String) -> LoopError {
+    /// ``Code/sendQueueExceeded``); `why` says which limit, and what it
+    /// read meanwhile; `reset` whether the connection was reset (TCP) or
+    /// closed (a Unix domain socket).
+    static func sendQueueExceeded(_ why: String, peer: String, reset: Bool) -> LoopError {
         LoopError(
             operation: "write",
             code: UV_ENOBUFS.rawValue,
             kind: .sendQueueExceeded,
             name: "ENOBUFS",
-            message: "send queue exceeded: \(why); the peer at \(peer) does not read what it is sent, so the connection was closed",
+            message: "send queue exceeded: \(why); the peer at \(peer) does not read what it is sent, so the connection was \(reset ? "reset" : "closed")",
         )
     }
 
