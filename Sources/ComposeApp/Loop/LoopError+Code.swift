@@ -61,7 +61,8 @@ extension LoopError {
         case notConnected
         /// `EOF`: the end of the input was reached.
         case endOfFile
-        /// `EFBIG`: the file would grow past the allowed size.
+        /// `EFBIG`: the file would grow past the allowed size, or is larger
+        /// than a reader allows (`AppContext.readFile(_:maximumSize:_:)`).
         case fileTooLarge
         /// `ENOSPC`: no space left on the device.
         case noSpace

@@ -121,6 +121,20 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
         )
     }
 
+    /// The file at `path` is larger than a reader's limit (see
+    /// ``Code/fileTooLarge``): `size` says how large, `limit` is the limit
+    /// in bytes.
+    static func fileTooLarge(_ path: String, size: String, limit: Int) -> LoopError {
+        LoopError(
+            operation: "readFile",
+            code: UV_EFBIG.rawValue,
+            kind: .fileTooLarge,
+            name: "EFBIG",
+            message: "the file is \(size), over the limit of \(limit) bytes: raise maximumSize if the file is trusted, or read it in parts",
+            context: path
+        )
+    }
+
     /// A `ChildProcess` option (`for`) needs `program`, which is not
     /// installed (see ``Code/missingHelper``); `package` provides it.
     static func missingHelper(_ program: String, for option: String, package: String, context: String?) -> LoopError {
