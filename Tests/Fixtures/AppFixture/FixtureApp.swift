@@ -64,6 +64,7 @@ struct FixtureApp: RouterComponent {
     let systemd = SystemdScenario()
     let workers = WorkersScenario()
     let reentry = ReentryScenario()
+    let sendQueue = SendQueueScenario()
     let router = Router(start: \Self.idle)
 
     var observers: Void {
