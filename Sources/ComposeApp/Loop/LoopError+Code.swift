@@ -93,6 +93,17 @@ extension LoopError {
         /// names the resource and the limit. ``LoopError/code`` is
         /// `EMSGSIZE`.
         case lineTooLong
+        /// Not a libuv error: a stream decoded into frames (`frames(using:)`
+        /// of ComposeFraming) received a frame larger than its decoder's
+        /// maximum; the error names the stream, the limit and what was
+        /// seen, and the stream was closed. ``LoopError/code`` is
+        /// `EMSGSIZE`.
+        case frameTooLarge
+        /// Not a libuv error: a stream's frame decoder rejected its input
+        /// (a malformed frame); the error names the stream and carries the
+        /// decoder's error as text, and the stream was closed.
+        /// ``LoopError/code`` is `EPROTO`.
+        case malformedFrame
         /// Not a libuv error: a `ChildProcess` option needs a helper program
         /// that is not installed (`/bin/sh` for resource limits and umask,
         /// util-linux's `setpriv` for the parent-death signal); the error
@@ -172,6 +183,8 @@ extension LoopError {
             case .sendQueueExceeded: "sendQueueExceeded"
             case .hostNotFound: "hostNotFound"
             case .lineTooLong: "lineTooLong"
+            case .frameTooLarge: "frameTooLarge"
+            case .malformedFrame: "malformedFrame"
             case .missingHelper: "missingHelper"
             case .inheritedSocketMismatch: "inheritedSocketMismatch"
             case .other(let code): "other(\(code))"

@@ -121,6 +121,35 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
         )
     }
 
+    /// A frame read by `operation` (e.g. `TCPConnection.frames`) is larger
+    /// than `limit` bytes (see ``Code/frameTooLarge``); `seen` says what
+    /// was received (`"a frame announcing 70000 bytes"`), `context` names
+    /// the stream (a peer's address, a child's executable).
+    package static func frameTooLarge(_ operation: String, limit: Int, seen: String, context: String?) -> LoopError {
+        LoopError(
+            operation: operation,
+            code: UV_EMSGSIZE.rawValue,
+            kind: .frameTooLarge,
+            name: "EMSGSIZE",
+            message: "\(seen), more than the maximum frame length of \(limit) bytes: the stream was closed",
+            context: context
+        )
+    }
+
+    /// The frame decoder of `operation` rejected the stream's input with
+    /// `error` (see ``Code/malformedFrame``); `decoder` names its type,
+    /// `context` the stream.
+    package static func malformedFrame(_ operation: String, decoder: String, error: any Error, context: String?) -> LoopError {
+        LoopError(
+            operation: operation,
+            code: UV_EPROTO.rawValue,
+            kind: .malformedFrame,
+            name: "EPROTO",
+            message: "\(decoder) rejected the input: \(error); the stream was closed",
+            context: context
+        )
+    }
+
     /// The file at `path` is larger than a reader's limit (see
     /// ``Code/fileTooLarge``): `size` says how large, `limit` is the limit
     /// in bytes.

@@ -213,7 +213,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     @exclusivity(unchecked) private var directWriteTurn = -1
     #endif
     private var isReading = false
-    private var wantsReading = false
+    /// Whether the owner wants to read (``start()`` until ``pauseReading()``).
+    private(set) var wantsReading = false
     /// Whether the queue reached ``highWaterMark`` and has not drained to
     /// ``lowWaterMark`` yet: writes should wait for ``didBecomeWritable``.
     public var isFull: Bool { full }
@@ -261,6 +262,9 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     private var judgement: SendQueueJudgement?
     private var closeReason: CloseReason?
     private var lineSplitter: LineSplitter?
+    /// The frames of ComposeFraming's `frames(using:)`, once asked for
+    /// (TCPConnection+Frames.swift).
+    var frameDelivery: FrameDelivery?
     /// The idle check (see ``idleTimeout``) and what it watches.
     private var idleCheck: (action: ScheduledAction, scheduler: any Scheduler)?
     private var idleWatch: Subscription?
@@ -280,6 +284,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         // Nobody is left to tell: drop the close notification first, so the
         // close callback (which may come after this deinit) never reaches us.
         transport.disconnect()
+        frameDelivery?.close()
         cancelFlushDeadline()
         judgement?.end()
         if let (action, scheduler) = idleCheck { scheduler.cancel(action) }
@@ -329,8 +334,15 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// A line was longer than ``maximumLineLength``: logged once, sent on
     /// ``errors``, then the connection closes.
     private func lineTooLong() {
+        closeForBadInput(.lineTooLong("TCPConnection.lines", limit: maximumLineLength.bytes ?? 0, context: remoteAddress))
+    }
+
+    /// The input broke a limit or its protocol (a line or a frame too long,
+    /// a malformed frame): logged once, sent on ``errors``, then the
+    /// connection closes, writing out its queue (a last reply an observer
+    /// of ``errors`` wrote goes out too).
+    func closeForBadInput(_ error: LoopError) {
         guard isOpen, !closeAfterFlush else { return }
-        let error = LoopError.lineTooLong("TCPConnection.lines", limit: maximumLineLength.bytes ?? 0, context: remoteAddress)
         logger.warning("TCP connection \(remoteAddress): \(error)")
         closeReason = .failed(error)
         pauseReading()
@@ -344,6 +356,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     public func start() {
         wantsReading = true
         updateReading()
+        frameDelivery?.ownerResumed()
     }
 
     /// Stops reading until ``start()`` (as ``pauseReading()``).
@@ -362,8 +375,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         start()
     }
 
-    private func updateReading() {
-        let shouldRead = isOpen && wantsReading && !(isFull && pausesReadingWhenFull)
+    func updateReading() {
+        let shouldRead = isOpen && wantsReading && !(isFull && pausesReadingWhenFull) && !(frameDelivery?.holdsInput ?? false)
         guard shouldRead != isReading else { return }
         if shouldRead {
             do {
@@ -385,6 +398,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
             return
         }
         lineSplitter?.finish()
+        frameDelivery?.finish()
         didReachEnd.send()
         if closesOnEndOfInput {
             closeReason = closeReason ?? .remote
@@ -787,6 +801,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         isReading = false
         inFlight = 0
         batch = []
+        frameDelivery?.close()
         // Before didClose: its observers may release the connection. The
         // drain ends on a later turn, after them.
         drainDidEnd()
@@ -807,6 +822,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     public var offeredEmitters: [any EmitterProtocol] {
         var emitters: [any EmitterProtocol] = [emitter, didClose, didBecomeWritable, didReachEnd, errors, willDrain]
         if let lineSplitter { emitters.append(lineSplitter.lines) }
+        if let frameDelivery { emitters.append(frameDelivery.buffering.frames) }
         return emitters
     }
 }
@@ -857,9 +873,12 @@ extension TCPConnection: EndOfTurnWork {
 }
 
 extension TCPConnection: NamedEmitters {
-    /// ``lines``, once made: the tree and event paths call it
-    /// `connection.lines`, not `<emitter>`.
+    /// ``lines`` and the frames, once made: the tree and event paths call
+    /// them `connection.lines` and `connection.frames`, not `<emitter>`.
     package var namedEmitters: [(name: String, emitter: any EmitterProtocol)] {
-        lineSplitter.map { [("lines", $0.lines)] } ?? []
+        var named: [(name: String, emitter: any EmitterProtocol)] = []
+        if let lineSplitter { named.append(("lines", lineSplitter.lines)) }
+        if let frameDelivery { named.append(("frames", frameDelivery.buffering.frames)) }
+        return named
     }
 }
