@@ -220,6 +220,16 @@ import Testing
         #expect(tooLarge > 0, "the file never went past the limit in \(reads) reads: the test proved nothing")
     }
 
+    /// No limit at all (`Int.max`) is a limit like another: a file larger
+    /// than the first buffer is read whole.
+    @Test func theLargestLimitReadsAFileWhole() throws {
+        let world = try KernelFileWorld()
+        defer { world.tearDown() }
+        let text = String(repeating: "z", count: 300_000)
+        world.write("big.txt", text)
+        #expect(try read(world.path("big.txt"), maximumSize: .max)?.get().count == text.utf8.count)
+    }
+
     // MARK: Helpers
 
     private final class WeakToken {

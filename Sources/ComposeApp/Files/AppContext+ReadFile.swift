@@ -138,9 +138,11 @@ private final class WholeFileRead {
             case .success(let status) where status.size > Int64(self.maximumSize):
                 self.finish(file, .failure(LoopError.fileTooLarge(self.path, size: "\(status.size) bytes", limit: self.maximumSize)))
             case .success(let status):
-                // One read for the whole file (and one more to see its end).
-                let size = Int(status.size) + 1
-                if size > self.buffer.size { self.buffer = ReadBuffer(size: min(size, self.maximumSize + 1, 1 << 20)) }
+                // One read for the whole file (and one more to see its end),
+                // in at most 1 MiB. (Not `maximumSize + 1`: the limit may be
+                // `Int.max`; the size is within it already.)
+                let size = min(Int(status.size), (1 << 20) - 1) + 1
+                if size > self.buffer.size { self.buffer = ReadBuffer(size: size) }
                 self.bytes.reserveCapacity(Int(status.size))
                 self.readNext(file)
             }
