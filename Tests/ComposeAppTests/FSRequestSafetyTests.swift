@@ -230,6 +230,43 @@ import Testing
         #expect(try read(world.path("big.txt"), maximumSize: .max)?.get().count == text.utf8.count)
     }
 
+    /// Named pipes without a writer: opening one for reading would wait
+    /// for a writer, and each wait would hold one of libuv's four
+    /// thread-pool threads (and the app's shutdown, which waits for every
+    /// request). Each answers at once, and a read of a plain file after
+    /// four of them still gets its thread.
+    @Test func aFIFOIsAnErrorAtOnceAndHoldsNoThreadPoolThread() throws {
+        let world = try KernelFileWorld()
+        defer { world.tearDown() }
+        let fifos = (0..<4).map { world.path("fifo-\($0)") }
+        for fifo in fifos { #expect(mkfifo(fifo, 0o600) == 0, "mkfifo: errno \(errno)") }
+        world.write("plain.txt", "plain\n")
+        var answers: [Result<[UInt8], LoopError>] = []
+        for fifo in fifos { Application.readFile(fifo) { answers.append($0) } }
+        var plain: Result<[UInt8], LoopError>?
+        Application.readFile(world.path("plain.txt")) { plain = $0 }
+        let answered = LoopDriver.run(until: { plain != nil && answers.count == fifos.count }, timeout: .seconds(5))
+        #expect(answered, "readFile of a FIFO without a writer waits for one: \(answers.count) FIFO answers, the plain file \(plain == nil ? "starved" : "read")")
+        if !answered {
+            // Let the waiting opens go (a writer that opens and closes),
+            // so that the loop can be torn down.
+            for fifo in fifos {
+                let fd = open(fifo, O_WRONLY | O_NONBLOCK)
+                if fd >= 0 { close(fd) }
+            }
+            LoopDriver.run(until: { plain != nil && answers.count == fifos.count })
+        }
+        #expect(try plain?.get() == Array("plain\n".utf8))
+        for answer in answers {
+            guard case .failure(let error) = answer else {
+                Issue.record("a FIFO was read whole: \(answer)")
+                continue
+            }
+            #expect(error.name == "ESPIPE", "\(error)")
+            #expect(error.description.contains(world.path("fifo-")), "\(error)")
+        }
+    }
+
     // MARK: Helpers
 
     private final class WeakToken {

@@ -27,6 +27,11 @@ extension AppContext {
     /// the limit; one that grows past the limit while it is read fails the
     /// same way. So no file makes the app buffer without bound.
     ///
+    /// A FIFO (named pipe) or a terminal is not read: the answer is an
+    /// `ESPIPE` error naming it, at once. (Waiting for a writer would hold
+    /// one of libuv's four thread-pool threads, and the app's shutdown,
+    /// for as long as none came.)
+    ///
     /// In a test context (`TestApp`) it reads the test's simulated files
     /// (`app.files.write(path, ...)`), with the same errors.
     ///

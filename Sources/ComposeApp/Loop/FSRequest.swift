@@ -47,9 +47,15 @@ enum FSRequest {
 
     /// Opens `path` read-only (`O_CLOEXEC`): the descriptor, or the error
     /// naming the path.
+    ///
+    /// `O_NONBLOCK`: opening a FIFO for reading would wait for a writer,
+    /// maybe forever, holding one of the thread pool's four threads, and
+    /// the loop, which runs until every request ends (the app's shutdown,
+    /// past its deadline, too). A regular file ignores the flag; a FIFO
+    /// opens at once, and its reads, at an offset, fail with `ESPIPE`.
     static func open(_ path: String, on loop: EventLoop, _ completion: @escaping @MainActor (Result<Int32, LoopError>) -> Void) {
         start("uv_fs_open", path: path, buffer: nil, on: loop, { request, callback in
-            uv_fs_open(loop.uv, request, path, O_RDONLY | O_CLOEXEC, 0, callback)
+            uv_fs_open(loop.uv, request, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0, callback)
         }, { request in
             let result = request.pointee.result
             completion(result < 0 ? .failure(LoopError("uv_fs_open", code: Int32(result), context: path)) : .success(Int32(result)))
