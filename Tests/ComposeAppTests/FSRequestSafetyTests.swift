@@ -66,6 +66,47 @@ import Testing
         #expect(released.allSatisfy { $0.token == nil }, "a request kept its completion after the teardown")
     }
 
+    /// A read asked for once the loop was torn down (a late task, a
+    /// tail resumed after its app ended) answers at once with an error,
+    /// without touching the freed loop.
+    @Test func aReadAfterTheLoopWasTornDownFailsAtOnceWithoutTouchingIt() throws {
+        let context = try AppContext.live(name: "gone", logger: TestLog().makeLogger())
+        #expect(LoopDriver.tearDown(context))
+        var answer: Result<[UInt8], LoopError>?
+        context.readFile("/etc/hostname") { answer = $0 }
+        guard case .failure(let error) = answer else {
+            Issue.record("a read on a torn-down loop answered \(String(describing: answer))")
+            return
+        }
+        #expect(error.kind == .noEventLoop)
+    }
+
+    /// A tail started on a loop that is then torn down, and resumed: its
+    /// next request fails (on `errors`) instead of using the freed loop,
+    /// and its file is closed all the same.
+    @Test func aTailResumedAfterItsLoopWasTornDownReportsAnErrorAndStops() throws {
+        let world = try KernelFileWorld()
+        defer { world.tearDown() }
+        world.write("app.log", "one\n")
+        let context = try AppContext.live(name: "gone", logger: TestLog().makeLogger())
+        let tail = FileTail(path: world.path("app.log"), from: .start)
+        var lines: [String] = []
+        var errors: [LoopError] = []
+        tail += { lines.append($0) }
+        tail.errors += { errors.append($0) }
+        context.run {
+            tail.start()
+            #expect(LoopDriver.run(until: { lines == ["one"] && !tail.isChecking }))
+        }
+        #expect(LoopDriver.tearDown(context))
+        tail.pauseReading()
+        tail.resumeReading()
+        #expect(errors.map(\.kind) == [.noEventLoop], "\(errors)")
+        #expect(!tail.isFollowing)
+        tail.close()
+        #expect(Self.descriptors(of: world.path("app.log")) == 0, "the tail's file was left open")
+    }
+
     // MARK: Readers dropped under a read
 
     /// A tail closed while its read is in the thread pool, every reference
