@@ -27,6 +27,11 @@ extension AppContext {
     /// the limit; one that grows past the limit while it is read fails the
     /// same way. So no file makes the app buffer without bound.
     ///
+    /// A FIFO (named pipe) or a terminal is not read: the answer is an
+    /// `ESPIPE` error naming it, at once. (Waiting for a writer would hold
+    /// one of libuv's four thread-pool threads, and the app's shutdown,
+    /// for as long as none came.)
+    ///
     /// In a test context (`TestApp`) it reads the test's simulated files
     /// (`app.files.write(path, ...)`), with the same errors.
     ///
@@ -138,9 +143,11 @@ private final class WholeFileRead {
             case .success(let status) where status.size > Int64(self.maximumSize):
                 self.finish(file, .failure(LoopError.fileTooLarge(self.path, size: "\(status.size) bytes", limit: self.maximumSize)))
             case .success(let status):
-                // One read for the whole file (and one more to see its end).
-                let size = Int(status.size) + 1
-                if size > self.buffer.size { self.buffer = ReadBuffer(size: min(size, self.maximumSize + 1, 1 << 20)) }
+                // One read for the whole file (and one more to see its end),
+                // in at most 1 MiB. (Not `maximumSize + 1`: the limit may be
+                // `Int.max`; the size is within it already.)
+                let size = min(Int(status.size), (1 << 20) - 1) + 1
+                if size > self.buffer.size { self.buffer = ReadBuffer(size: size) }
                 self.bytes.reserveCapacity(Int(status.size))
                 self.readNext(file)
             }

@@ -13,7 +13,9 @@ enum OpenedFile {
 /// live app, the simulated files in a test context. The one seam between
 /// the readers (``AppContext/readFile(_:maximumSize:_:)``, ``FileTail``)
 /// and the two worlds, small and byte-oriented; every completion comes
-/// later, never inside the call (through the clock in a test context).
+/// later, never inside the call (through the clock in a test context),
+/// except a failure to start a request: libuv refused it, or the loop
+/// was torn down (``LoopError/Code/noEventLoop``).
 @MainActor
 enum FileAccess {
     case live(EventLoop)

@@ -47,9 +47,15 @@ enum FSRequest {
 
     /// Opens `path` read-only (`O_CLOEXEC`): the descriptor, or the error
     /// naming the path.
+    ///
+    /// `O_NONBLOCK`: opening a FIFO for reading would wait for a writer,
+    /// maybe forever, holding one of the thread pool's four threads, and
+    /// the loop, which runs until every request ends (the app's shutdown,
+    /// past its deadline, too). A regular file ignores the flag; a FIFO
+    /// opens at once, and its reads, at an offset, fail with `ESPIPE`.
     static func open(_ path: String, on loop: EventLoop, _ completion: @escaping @MainActor (Result<Int32, LoopError>) -> Void) {
-        start("uv_fs_open", path: path, buffer: nil, on: loop, { request, callback in
-            uv_fs_open(loop.uv, request, path, O_RDONLY | O_CLOEXEC, 0, callback)
+        start("uv_fs_open", path: path, buffer: nil, on: loop, failure: { completion(.failure($0)) }, { request, callback in
+            uv_fs_open(loop.uv, request, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0, callback)
         }, { request in
             let result = request.pointee.result
             completion(result < 0 ? .failure(LoopError("uv_fs_open", code: Int32(result), context: path)) : .success(Int32(result)))
@@ -58,14 +64,14 @@ enum FSRequest {
 
     /// The status of the open file `fd` (named `path` in errors).
     static func status(of fd: Int32, path: String, on loop: EventLoop, _ completion: @escaping @MainActor (Result<FileStatus, LoopError>) -> Void) {
-        start("uv_fs_fstat", path: path, buffer: nil, on: loop, { request, callback in
+        start("uv_fs_fstat", path: path, buffer: nil, on: loop, failure: { completion(.failure($0)) }, { request, callback in
             uv_fs_fstat(loop.uv, request, uv_file(fd), callback)
         }, { request in completion(Self.status(request, "uv_fs_fstat", path)) })
     }
 
     /// The status of `path` (following a symbolic link, as opening it does).
     static func status(ofPath path: String, on loop: EventLoop, _ completion: @escaping @MainActor (Result<FileStatus, LoopError>) -> Void) {
-        start("uv_fs_stat", path: path, buffer: nil, on: loop, { request, callback in
+        start("uv_fs_stat", path: path, buffer: nil, on: loop, failure: { completion(.failure($0)) }, { request, callback in
             uv_fs_stat(loop.uv, request, path, callback)
         }, { request in completion(Self.status(request, "uv_fs_stat", path)) })
     }
@@ -73,7 +79,7 @@ enum FSRequest {
     /// Reads up to `buffer.size` bytes of `fd` at `offset` into `buffer`:
     /// how many (0 at the end of the file).
     static func read(_ fd: Int32, path: String, into buffer: ReadBuffer, at offset: Int64, on loop: EventLoop, _ completion: @escaping @MainActor (Result<Int, LoopError>) -> Void) {
-        start("uv_fs_read", path: path, buffer: buffer, on: loop, { request, callback in
+        start("uv_fs_read", path: path, buffer: buffer, on: loop, failure: { completion(.failure($0)) }, { request, callback in
             var chunk = uv_buf_init(buffer.base.assumingMemoryBound(to: CChar.self), UInt32(buffer.size))
             return uv_fs_read(loop.uv, request, uv_file(fd), &chunk, 1, offset, callback)
         }, { request in
@@ -83,8 +89,10 @@ enum FSRequest {
     }
 
     /// Closes `fd`; a failure is of no use to a reader and is ignored.
+    /// Once the loop is torn down, nothing waits for the disk any more: it
+    /// is closed at once.
     static func close(_ fd: Int32, on loop: EventLoop) {
-        start("uv_fs_close", path: "", buffer: nil, on: loop, { request, callback in
+        start("uv_fs_close", path: "", buffer: nil, on: loop, failure: { _ in _ = Glibc.close(fd) }, { request, callback in
             uv_fs_close(loop.uv, request, uv_file(fd), callback)
         }, { _ in })
     }
@@ -104,15 +112,21 @@ enum FSRequest {
     }
 
     /// Allocates a request, retains `pending` in it, and issues it with
-    /// `issue`; on a refusal, frees it and completes with the error.
+    /// `issue`; on a refusal, frees it and calls `failure` with the error.
+    /// Once the loop is torn down (its memory freed), nothing is issued:
+    /// `failure` gets ``LoopError/Code/noEventLoop`` at once.
     private static func start(
         _ operation: String,
         path: String,
         buffer: ReadBuffer?,
         on loop: EventLoop,
+        failure: @MainActor (LoopError) -> Void,
         _ issue: (UnsafeMutablePointer<uv_fs_t>, uv_fs_cb) -> Int32,
         _ completion: @escaping @MainActor (UnsafeMutablePointer<uv_fs_t>) -> Void
     ) {
+        guard !loop.isClosed else {
+            return failure(LoopError.noEventLoop("\(operation)(\(path)): the event loop was torn down"))
+        }
         assert(loop.isOnLoopThread, "\(operation) on a thread other than its loop's")
         let request = UnsafeMutablePointer<uv_fs_t>.allocate(capacity: 1)
         let pending = Pending(operation: operation, path: path, buffer: buffer, completion: completion)
@@ -120,10 +134,9 @@ enum FSRequest {
         let result = issue(request, fsRequestDidFinishCallback)
         if result < 0 {
             Unmanaged<Pending>.fromOpaque(request.pointee.data).release()
-            request.pointee.result = Int(result)
-            completion(request)
             uv_fs_req_cleanup(request)
             request.deallocate()
+            failure(LoopError(operation, code: result, context: path))
         }
     }
 }

@@ -58,6 +58,7 @@ struct FixtureApp: RouterComponent {
     let process = ProcessScenario()
     let processGroup = ProcessGroupScenario()
     let files = FilesScenario()
+    let readFiles = ReadFilesScenario()
     let echo = EchoScenario()
     let chatty = Chatty()
     let supervised = SupervisedScenario()
