@@ -217,7 +217,7 @@ let package = Package(
         // (plain `import`, never `@testable`).
         .testTarget(
             name: "ReadmeSamplesTests",
-            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeStepper"],
+            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeStepper", "ComposeFraming"],
             swiftSettings: strictSettings
         ),
     ],

@@ -106,6 +106,15 @@ extension SessionComponent {
             connection.writeLine("Commands: /leave, /who, /quit")
         }
 
+        // The route left the room without /leave (a deep link, or
+        // `compose inspect open` in an app that allows it): the room is
+        // told all the same.
+        router.didChangePath += { route in
+            guard route != \Self.room, let left = hub.room(of: connection) else { return }
+            hub.leave(connection)
+            connection.writeLine("You left \(left).")
+        }
+
         room.leave += {
             // "Back in the lobby." read wrong from a room named lobby: the
             // reply names the room left, and what can be typed now.

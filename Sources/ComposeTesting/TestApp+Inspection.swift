@@ -7,12 +7,17 @@ extension TestApp {
     /// `"tree --json"` or a JSON request.
     ///
     /// ```swift
-    /// let app = TestApp(ChatApp.self)
+    /// let app = TestApp(ChatApp.self, config: ["inspectionAllowsChanges": true])
     /// let peer = try app.connect(port: 7070)
     /// print(app.inspect("tree"))                 // the component tree, 80 columns
+    /// print(app.inspect("tree --width 0"))       // lines never cut
     /// let json = app.inspect(#"{"v":1,"command":"tree"}"#)
     /// app.inspect("open server/sessions/1/lobby")
     /// ```
+    ///
+    /// `open` changes the app: as in a running app, it is refused
+    /// (`notAllowed`) unless the app's `StartupConfiguration` or its
+    /// configuration allows changes (`inspectionAllowsChanges`).
     ///
     /// A request the app cannot answer gives `error: MESSAGE (CODE)` (for a
     /// JSON request, the protocol's error line). For `follow`, which

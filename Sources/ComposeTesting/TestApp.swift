@@ -154,6 +154,7 @@ public final class TestApp {
         context.runtime = SimulatedWorld(context: context)
         installStatePersistence()
         context.shutdown.drainTimeout = configuration.drainTimeout
+        context.inspectionAllowsChangesByDefault = configuration.inspectionAllowsChanges
         context.shutdown.onBegin = { [unowned self] in self.armDeadline() }
         context.shutdown.onClose = { [unowned self] in self.closeTree() }
         events = TestEvents(context: context, createdAt: sourceLocation) { [unowned self] in

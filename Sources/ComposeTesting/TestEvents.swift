@@ -4,6 +4,8 @@ public import Testing
 /// Everything that happened in a ``TestApp`` (``TestApp/events``): every
 /// emitter send, lifecycle and route change, with its path and virtual
 /// time; and assertions on them in the spirit of TCA's `TestStore`.
+/// Writes to connections (`AppEvent.Kind.wrote`, which `compose inspect
+/// follow` shows) are not among them: read them from the peers.
 ///
 /// ```swift
 /// let app = TestApp(root: Counter())
@@ -51,7 +53,11 @@ public final class TestEvents: @MainActor RandomAccessCollection {
         self.rootLabel = rootLabel
         self.createdAt = createdAt
         context.tracesEvents = true
-        context.events += { [unowned self] in self.recorded.append($0) }
+        // Writes to connections are for inspectors (`follow`); a test
+        // reads what was written from its peers, and asserts sends.
+        context.events += { [unowned self] event in
+            if event.kind != .wrote { self.recorded.append(event) }
+        }
     }
 
     // MARK: Collection

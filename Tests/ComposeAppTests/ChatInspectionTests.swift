@@ -107,17 +107,173 @@ import Testing
         #expect(event?["path"] as? String == "chatApp.server")
     }
 
-    @Test func openMovesASessionToARouteAndBadRoutesNameTheChoices() throws {
+    /// `open` changes the app: refused unless it allows changes, with how
+    /// to allow them; nothing moves.
+    @Test func openIsRefusedUnlessTheAppAllowsChangesAndSaysHowToAllowThem() throws {
         let (app, _, _) = try chat()
-        #expect(app.inspect("open server/sessions/2/room") == "opened server/sessions/2/room")
+        let refusal = app.inspect("open server/sessions/2/room")
+        #expect(refusal == "error: open changes the app, which inspection may not do unless the app allows it. To allow it, build the app with StartupConfiguration(inspectionAllowsChanges: true), or start it with --inspection-allows-changes true (or CHAT_INSPECTION_ALLOWS_CHANGES=true in its environment). (notAllowed)")
+        let inspector = app.inspector()
+        inspector.send(#"{"v":1,"command":"open","route":"server/sessions/2/room"}"#)
+        inspector.close()
+        let reply = try json(try #require(inspector.jsonLines.first))
+        #expect(reply["ok"] as? Bool == false)
+        #expect((reply["error"] as? [String: Any])?["code"] as? String == "notAllowed")
+        let components = try #require((try self.json(app.inspect("tree --json"))["tree"] as? [String: Any])?["components"] as? [[String: Any]])
+        let bob = components.first { $0["path"] as? String == "chatApp.server.sessions.2" }
+        #expect(bob?["routes"] as? [String] == ["lobby"])
+        // Looking is never refused.
+        #expect(app.inspect("counting on") == "send counting on")
+    }
+
+    @Test func withTheSwitchOpenMovesASessionToARouteAndBadRoutesNameTheChoices() throws {
+        let app = TestApp(ChatApp.self, config: ["inspectionAllowsChanges": true])
+        let bob = try app.connect(port: 7070)
+        bob.write("bob\n")
+        app.runUntilIdle()
+        #expect(app.inspect("open server/sessions/1/room") == "opened server/sessions/1/room")
         let reply = try json(app.inspect("tree --json"))
         let components = try #require((reply["tree"] as? [String: Any])?["components"] as? [[String: Any]])
-        let bob = components.first { $0["path"] as? String == "chatApp.server.sessions.2" }
+        let session = components.first { $0["path"] as? String == "chatApp.server.sessions.1" }
         // Opening replaces each router's stack (ComponentTree.open's default).
-        #expect(bob?["routes"] as? [String] == ["room"])
-        let refusal = app.inspect("open server/sessions/2/garden")
+        #expect(session?["routes"] as? [String] == ["room"])
+        let refusal = app.inspect("open server/sessions/1/garden")
         #expect(refusal.hasPrefix("error: Unknown route segment \"garden\""), "\(refusal)")
         #expect(refusal.hasSuffix("(routeFailed)"))
+    }
+
+    /// The newcomer's case: `open server/sessions/1/lobby` moved a user
+    /// out of a room and the room was never told. Allowed, `open` routes
+    /// through the routers' public API, so the app's own observer of the
+    /// session's `router.didChangePath` runs and tells the room.
+    @Test func anAllowedOpenRunsTheAppsObserversOfItsRouters() throws {
+        let app = TestApp(root: ChatApp(), configuration: StartupConfiguration(inspectionAllowsChanges: true))
+        let ada = try app.connect(port: 7070)
+        ada.write("ada\n/join lab\n")
+        let bob = try app.connect(port: 7070)
+        bob.write("bob\n/join lab\n")
+        app.runUntilIdle()
+        _ = ada.readLines()
+        _ = bob.readLines()
+        #expect(app.inspect("open server/sessions/1/lobby") == "opened server/sessions/1/lobby")
+        #expect(ada.readLines() == ["You left lab."])
+        #expect(bob.readLines() == ["* ada left lab"])
+        ada.write("/who\n")
+        app.runUntilIdle()
+        #expect(ada.readLines() == ["Here: ada, bob"])
+    }
+
+    /// A router's observers run for an inspection's `open` as for the
+    /// app's own `router.push`.
+    @Test func anAllowedOpenIsSeenByObserversOfTheRoutersEmitters() {
+        struct Screen: Component {
+            let ping = SignalEmitter()
+            var observers: Void { None }
+        }
+        @MainActor final class Seen {
+            var values: [String] = []
+        }
+        struct Screens: RouterComponent {
+            let home = Screen()
+            let settings = Screen()
+            let router = Router(start: \Self.home)
+            let seen = Seen()
+            var observers: Void {
+                router.didChangePath += { seen.values.append("path \($0.label)") }
+                router.didReplace += { seen.values.append("replace \($0.label)") }
+                settings.didAppear += { seen.values.append("settings appeared") }
+            }
+        }
+        let refusing = TestApp(root: Screens())
+        #expect(refusing.inspect("open settings").hasSuffix("(notAllowed)"))
+        #expect(refusing.root(as: Screens.self)?.seen.values == [])
+        let app = TestApp(root: Screens(), configuration: StartupConfiguration(inspectionAllowsChanges: true))
+        #expect(app.inspect("open settings") == "opened settings; current route settings")
+        #expect(app.root(as: Screens.self)?.seen.values == ["settings appeared", "replace settings", "path settings"])
+    }
+
+    /// What the app writes shows in `follow`, at the connection's path,
+    /// with times since the follow began.
+    @Test func aFollowerSeesWhatTheAppWritesToAConnection() throws {
+        let (app, ada, _) = try chat()
+        let inspector = app.inspector()
+        inspector.send("follow chatApp.server.sessions.1.connection")
+        app.advance(by: .milliseconds(1_500))
+        ada.write("/who\n")
+        app.runUntilIdle()
+        #expect(ada.readLines() == ["Here: ada"])
+        #expect(inspector.lines.contains("  +1.500s chatApp.server.sessions.1.connection.lines sent /who"), "\(inspector.lines)")
+        #expect(inspector.lines.contains(#"  +1.500s chatApp.server.sessions.1.connection wrote 10 bytes "Here: ada\n""#), "\(inspector.lines)")
+        let json = app.inspector()
+        json.send(#"{"v":1,"command":"follow","path":"server.sessions.1"}"#)
+        ada.write("/who\n")
+        app.runUntilIdle()
+        let wrote = try #require(json.jsonLines.compactMap { try? self.json($0)["event"] as? [String: Any] }.first { $0["kind"] as? String == "wrote" })
+        #expect(wrote["path"] as? String == "chatApp.server.sessions.1.connection")
+        #expect(wrote["value"] as? String == #"10 bytes "Here: ada\n""#)
+        inspector.close()
+        json.close()
+    }
+
+    /// A write is an event only while the app records events (someone
+    /// follows): before and after, nothing is made for it.
+    @Test func writesAreEventsOnlyWhileSomeoneFollows() throws {
+        let (app, ada, _) = try chat()
+        app.context.tracesEvents = false
+        var wrote: [AppEvent] = []
+        let watching = app.context.events.observe { event in
+            if event.kind == .wrote { wrote.append(event) }
+        }
+        ada.write("/who\n")
+        app.runUntilIdle()
+        #expect(wrote.isEmpty)
+        let inspector = app.inspector()
+        inspector.send("follow server.sessions.1")
+        ada.write("/who\n")
+        app.runUntilIdle()
+        #expect(wrote.map(\.path) == ["chatApp.server.sessions.1.connection"])
+        inspector.close()
+        ada.write("/who\n")
+        app.runUntilIdle()
+        #expect(wrote.count == 1)
+        watching.cancel()
+    }
+
+    @Test func aFollowerAskingForUTCGetsWallClockTimes() throws {
+        let (app, ada, _) = try chat()
+        let inspector = app.inspector()
+        inspector.send("follow chatApp.server.sessions.1.room --utc")
+        ada.write("hello lab\n")
+        app.runUntilIdle()
+        let line = try #require(inspector.lines.first { $0.hasSuffix("chatApp.server.sessions.1.room.say sent hello lab") })
+        #expect(line.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z chatApp\.server\.sessions\.1\.room\.say sent hello lab/) != nil, "\(line)")
+        inspector.close()
+    }
+
+    /// The tree shows the connection an emitter sent by its peer's
+    /// address, not its type.
+    @Test func theTreeShowsAConnectionByItsPeersAddress() throws {
+        let (app, _, bob) = try chat()
+        let text = app.inspect("tree")
+        #expect(text.contains("· listener  1 obs  2 sent  last 127.0.0.1:\(bob.port)"), "\(text)")
+        #expect(!text.contains("ComposeApp.TCPConnection"), "\(text)")
+    }
+
+    /// Cut at the request's width; a width of 0 (what `compose inspect`
+    /// asks for into a pipe or a file) never cuts.
+    @Test func theTextTreeIsCutAtTheRequestsWidthOrNotAtAll() throws {
+        let (app, ada, _) = try chat()
+        let long = String(repeating: "word ", count: 30) + "end"
+        ada.write(long + "\n")
+        app.runUntilIdle()
+        let cut = app.inspect("tree").split(separator: "\n")
+        #expect(cut.allSatisfy { $0.count <= 80 })
+        #expect(cut.contains { $0.hasSuffix("…") })
+        let narrow = app.inspect("tree --width 50").split(separator: "\n")
+        #expect(narrow.allSatisfy { $0.count <= 50 })
+        let whole = app.inspect("tree --width 0").split(separator: "\n")
+        #expect(whole.contains { $0.count > 80 })
+        #expect(whole.contains { $0.hasSuffix("last " + String(long.prefix(59)) + "…") || $0.hasSuffix("last " + long) }, "\(whole)")
     }
 
     @Test func theLoopReportOfATestAppListsTheConnectionsByComponent() throws {

@@ -2,6 +2,9 @@
 import ComposeTesting
 import Configuration
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // Issue #29: without a prefix the environment variables were bare `PORT`,
 // `CONFIG`, `WORKERS` (and platforms set `PORT` for other programs); a
@@ -97,9 +100,26 @@ extension ConfigurationTests {
     @Test func aPositionalArgumentStopsTheAppWithAUsageLineAndExit64() async throws {
         let chat = try FixtureProcess(executable: "ComposeChat", arguments: ["6398"])
         #expect(await chat.waitForExit() == 64, "\(chat.transcript)")
+        // Its standard error may still be on its way when it has exited.
+        await chat.errors.waitForEnd(timeout: FixtureProcess.failureTimeout)
         #expect(chat.errors.lines.contains("Usage: ComposeChat [--setting value ...]"), "\(chat.transcript)")
         #expect(chat.errors.lines.contains { $0.contains("unexpectedArgument") && $0.contains("6398") }, "\(chat.transcript)")
         #expect(!chat.output.lines.contains { $0.hasPrefix("listening on") }, "\(chat.transcript)")
+    }
+
+    /// `ComposeChat --prot 6398` listened on 7070 with only a warning.
+    @Test func anUnknownOptionStopsTheAppWithAUsageLineAndExit64() async throws {
+        let port = try TestSocket.freePort()
+        let chat = try FixtureProcess(executable: "ComposeChat", arguments: ["--bogus", "1"], environment: ["CHAT_PORT": "\(port)"])
+        #expect(await chat.waitForExit() == 64, "\(chat.transcript)")
+        await chat.errors.waitForEnd(timeout: FixtureProcess.failureTimeout)
+        #expect(chat.errors.lines.contains("Usage: ComposeChat [--setting value ...]"), "\(chat.transcript)")
+        #expect(chat.errors.lines.contains { $0.contains("unknownArgument") && $0.contains("Unknown option --bogus: the app has no such setting; its settings: ") && $0.contains("--port") }, "\(chat.transcript)")
+        // The runtime's own settings are settings, wherever they are read.
+        let allowed = try FixtureProcess(executable: "ComposeChat", arguments: ["--inspection-allows-changes", "true", "--inspection", "false"], environment: ["CHAT_PORT": "\(port)"])
+        try await allowed.waitFor("listening on 127.0.0.1:\(port)")
+        allowed.signal(SIGTERM)
+        #expect(await allowed.waitForExit() == 0, "\(allowed.transcript)")
     }
 
     /// The fixture sets no prefix: its variables carry its root's name

@@ -276,30 +276,6 @@ struct ConfiguredApp: StartupComponent {
         #expect(app.context.config.int(forKey: "port") == 9001)
     }
 
-    // Event-awaiting: the watch ends when it has seen the reloaded value.
-    // A watch that is never told would wait forever; the limit only turns
-    // that hang into a failure. It is not a bound on how long a reload may
-    // take: the reload needs the main actor, which the live-loop tests
-    // running beside this one hold for tens of seconds on a loaded machine
-    // (a one-minute limit failed there), so it is far above any such wait.
-    @Test(.timeLimit(.minutes(10))) func aWatchingReaderSeesTheReloadedValue() async throws {
-        let file = try TemporaryFile(#"{"greeting": "one"}"#)
-        let configuration = AppConfiguration(overrides: ["config": .init(stringLiteral: file.path)])
-        let seen = try await configuration.reader.watchString(forKey: "greeting", default: "none") { updates in
-            var seen: [String] = []
-            for await greeting in updates {
-                if seen.last != greeting { seen.append(greeting) }
-                if seen == ["one"] {
-                    try file.write(#"{"greeting": "two"}"#)
-                    await MainActor.run { _ = configuration.reload() }
-                }
-                if seen.count == 2 { break }
-            }
-            return seen
-        }
-        #expect(seen == ["one", "two"])
-    }
-
     // MARK: --help and unknown flags
 
     @Test func theHelpListsTheSettingsReadWithTheirFlagsVariablesAndDefaults() throws {
@@ -327,13 +303,23 @@ struct ConfiguredApp: StartupComponent {
         #expect(Set(spellings).count == spellings.count)
     }
 
-    @Test func aFlagTheAppDidNotReadIsADiagnostic() {
+    @Test func aFlagOfNoSettingIsOneDiagnosticNamingTheSettings() {
         let app = TestApp(root: Bare())
         app.context.configuration = AppConfiguration(arguments: ["--port", "1", "--prot=2", "--verbose"], options: ConfigOptions())
         _ = app.run { app.context.config.int(forKey: "port", default: 0) }
         #expect(app.context.configuration.reportUnreadArguments() == ["--prot", "--verbose"])
-        #expect(app.diagnostics.map(\.code) == [.unknownArgument, .unknownArgument])
-        #expect(app.diagnostics.first?.message.contains("--prot") == true)
+        #expect(app.diagnostics.map(\.code) == [.unknownArgument])
+        #expect(app.diagnostics.first?.message == "Unknown option --prot (and --verbose): the app has no such setting; its settings: --port (--help lists them).")
+    }
+
+    /// A setting read only later (after the root is active) is known by
+    /// its description or default.
+    @Test func aSettingDescribedOrWithADefaultIsKnownBeforeItIsRead() {
+        let app = TestApp(root: Bare())
+        let options = ConfigOptions(defaults: ["http.port": 80], descriptions: ["lateGreeting": "Read when a client asks."])
+        app.context.configuration = AppConfiguration(arguments: ["--late-greeting", "hi", "--http-port=8080", "--bogus"], options: options)
+        #expect(app.context.configuration.reportUnreadArguments() == ["--bogus"])
+        #expect(app.diagnostics.first?.message.contains("it reads none") == true)
     }
 }
 

@@ -112,6 +112,24 @@ private func framed(_ texts: [String]) -> [UInt8] {
         #expect(log.connections.first?.bufferedInputBytes == 0)
     }
 
+    @Test func theRepliesToFramesOfOneTurnLeaveInAFewWrites() throws {
+        // 500 requests in one write, each answered in the same turn with
+        // write(_:using:): the replies go into the turn's batch, not one
+        // write call each.
+        let (tree, server, log) = try server()
+        defer { tree.destroy(); LoopDriver.settle() }
+        let client = ClientProbe(port: server.listener.port)
+        #expect(LoopDriver.run(until: { client.connection != nil && log.connections.count == 1 }))
+        let texts = (1...500).map { "request \($0)" }
+        let before = LoopDriver.writeCalls
+        client.connection?.write(framed(texts))
+        #expect(LoopDriver.run(until: { client.received.count >= framed(texts).count }))
+        #expect(client.received == framed(texts))
+        // The client's one write, and the server's few (a read's frames
+        // are one turn's; the kernel may split the 7 KiB request).
+        #expect(LoopDriver.writeCalls - before <= 6)
+    }
+
     @Test func aFrameTooLargeClosesThatConnectionAndTheOthersGoOn() throws {
         let (tree, server, log) = try server()
         defer { tree.destroy(); LoopDriver.settle() }

@@ -58,11 +58,17 @@ import Testing
         #expect(sessions.map { $0["path"] as? String } == ["chatApp.server.sessions.1", "chatApp.server.sessions.2"])
         #expect(sessions.map { $0["routes"] as? [String] } == [["lobby", "room"], ["lobby"]])
 
-        // The text tree fits 80 columns.
+        // The text tree, into a pipe: never cut; at the width asked for.
         let text = try await Self.compose(["inspect", "ComposeChat", "tree"], runtime: runtime)
         #expect(text.status == 0, "\(text.errors)")
         #expect(text.output.contains { $0.contains("sessions: InstanceComponent<SessionComponent>  2 instances") }, "\(text.output)")
-        #expect(text.output.allSatisfy { $0.count <= 80 })
+        let uncut = try await Self.compose(["inspect", "ComposeChat", "tree", "--width", "0"], runtime: runtime)
+        // (The header's uptime and counting time differ.)
+        #expect(text.output.dropFirst(3) == uncut.output.dropFirst(3))
+        #expect(text.output.contains { $0.count > 60 })
+        let narrow = try await Self.compose(["inspect", "ComposeChat", "tree", "--width", "60"], runtime: runtime)
+        #expect(narrow.output.allSatisfy { $0.count <= 60 }, "\(narrow.output)")
+        #expect(narrow.output.contains { $0.hasSuffix("…") }, "\(narrow.output)")
 
         // A chat message reaches a follower within 100 ms of its send.
         let follow = try FixtureProcess(
@@ -82,18 +88,32 @@ import Testing
         follow.signal(SIGTERM)
         _ = await follow.waitForExit(killedOnPurpose: true)
 
-        // A deep link moves bob's session to the room (replacing the
-        // router's stack, as ComponentTree.open does by default).
-        let open = try await Self.compose(["inspect", "\(pid)", "open", "server/sessions/2/room"], runtime: runtime)
-        #expect(open.status == 0, "\(open.errors)")
-        #expect(open.output == ["opened server/sessions/2/room"])
-        let moved = try await Self.components(of: pid, runtime: runtime).first { $0["path"] as? String == "chatApp.server.sessions.2" }
-        #expect(moved?["routes"] as? [String] == ["room"])
+        // A follower into a pipe: lines never cut, times since the follow
+        // began, and what the app writes as well as what it reads.
+        let textFollow = try FixtureProcess(
+            executable: "compose",
+            arguments: ["inspect", "\(pid)", "follow", "chatApp.server.sessions.2"],
+            environment: ["XDG_RUNTIME_DIR": runtime]
+        )
+        try await textFollow.waitFor("following chatApp.server.sessions.2 (Ctrl-C to stop)")
+        let long = "a line longer than any terminal: " + String(repeating: "0123456789", count: 10)
+        bob.send(long)
+        let wrote = await textFollow.output.waitForLine(timeout: FixtureProcess.failureTimeout) {
+            $0.contains("chatApp.server.sessions.2.connection wrote") && $0.contains("Commands: /join ROOM")
+        }
+        #expect(wrote, "\(textFollow.transcript)")
+        #expect(textFollow.output.lines.contains { $0.hasSuffix("chatApp.server.sessions.2.lobby.input sent " + long) }, "\(textFollow.transcript)")
+        #expect(textFollow.output.lines.dropFirst().allSatisfy { $0.wholeMatch(of: /\s*\+\d+\.\d{3}s chatApp\.server\.sessions\.2.*/) != nil }, "\(textFollow.transcript)")
+        textFollow.signal(SIGTERM)
+        _ = await textFollow.waitForExit(killedOnPurpose: true)
 
-        // A route that leads nowhere: an error naming the choices, status 1.
-        let bad = try await Self.compose(["inspect", "\(pid)", "open", "server/sessions/2/garden"], runtime: runtime)
-        #expect(bad.status == 1)
-        #expect(bad.errors.contains(#"Unknown route segment "garden""#), "\(bad.errors)")
+        // open changes the app: refused, since the chat does not allow it,
+        // saying how to; nothing moves.
+        let open = try await Self.compose(["inspect", "\(pid)", "open", "server/sessions/2/room"], runtime: runtime)
+        #expect(open.status == 1)
+        #expect(open.errors.contains("start it with --inspection-allows-changes true (or CHAT_INSPECTION_ALLOWS_CHANGES=true in its environment). (notAllowed)"), "\(open.errors)")
+        let unmoved = try await Self.components(of: pid, runtime: runtime).first { $0["path"] as? String == "chatApp.server.sessions.2" }
+        #expect(unmoved?["routes"] as? [String] == ["lobby"])
 
         // SIGUSR1 writes the tree and loop reports to the log.
         chat.process.signal(SIGUSR1)
@@ -106,6 +126,36 @@ import Testing
         chat.process.signal(SIGTERM)
         #expect(await chat.process.waitForExit() == 0, "\(chat.process.transcript)")
         #expect(fileMode(socket) == nil)
+    }
+
+    /// Started with `CHAT_INSPECTION_ALLOWS_CHANGES=true`, the chat lets
+    /// `open` move a session, and its own observer of the session's
+    /// router tells the room.
+    @Test func anAppThatAllowsChangesOpensARouteAndItsObserversRun() async throws {
+        let runtime = try Self.runtimeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let chat = try await ChatDaemon.start(environment: ["XDG_RUNTIME_DIR": runtime, "CHAT_INSPECTION_ALLOWS_CHANGES": "true"])
+        let pid = chat.process.pid
+        let ada = try await chat.connect(as: "ada")
+        ada.send("/join lab")
+        try await ada.waitFor(ChatDaemonTests.inRoom("lab"))
+        let bob = try await chat.connect(as: "bob")
+        bob.send("/join lab")
+        try await bob.waitFor(ChatDaemonTests.inRoom("lab"))
+
+        let open = try await Self.compose(["inspect", "\(pid)", "open", "server/sessions/1/lobby"], runtime: runtime)
+        #expect(open.status == 0, "\(open.errors)")
+        #expect(open.output == ["opened server/sessions/1/lobby"])
+        try await ada.waitFor("You left lab.")
+        try await bob.waitFor("* ada left lab")
+        let moved = try await Self.components(of: pid, runtime: runtime).first { $0["path"] as? String == "chatApp.server.sessions.1" }
+        #expect(moved?["routes"] as? [String] == ["lobby"])
+
+        // A route that leads nowhere: an error naming the choices, status 1.
+        let bad = try await Self.compose(["inspect", "\(pid)", "open", "server/sessions/2/garden"], runtime: runtime)
+        #expect(bad.status == 1)
+        #expect(bad.errors.contains(#"Unknown route segment "garden""#), "\(bad.errors)")
+        #expect(await chat.stop() == 0)
     }
 
     @Test func aFollowerNeitherHoldsTheShutdownNorOutlivesTheApp() async throws {

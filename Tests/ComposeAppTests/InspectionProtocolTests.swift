@@ -20,8 +20,26 @@ import Testing
         #expect(try InspectionRequest.parse("counting off").on == false)
     }
 
+    @Test func aRequestNamesItsWidthAndHowFollowShowsTimes() throws {
+        #expect(try InspectionRequest.parse("tree").width == 80)
+        #expect(try InspectionRequest.parse(#"{"v":1,"command":"tree","format":"text","width":0}"#).width == 0)
+        #expect(try InspectionRequest.parse("tree --width 132").width == 132)
+        #expect(try InspectionRequest.parse("tree --width=0").width == 0)
+        #expect(try InspectionRequest.parse("follow").time == .relative)
+        #expect(try InspectionRequest.parse(#"{"v":1,"command":"follow","time":"utc"}"#).time == .utc)
+        let follow = try InspectionRequest.parse("follow --utc app.server --width 40")
+        #expect(follow == InspectionRequest(command: .follow, wantsText: true, path: "app.server", width: 40, time: .utc))
+    }
+
     @Test(arguments: [
         (#"{"v":2,"command":"tree"}"#, InspectionFailure.Code.unsupportedVersion),
+        (#"{"v":1,"command":"tree","width":-1}"#, .badRequest),
+        (#"{"v":1,"command":"tree","width":"wide"}"#, .badRequest),
+        (#"{"v":1,"command":"tree","width":100000}"#, .badRequest),
+        (#"{"v":1,"command":"follow","time":"local"}"#, .badRequest),
+        ("tree --width", .badRequest),
+        ("tree --width x", .badRequest),
+        ("tree --bogus", .badRequest),
         (#"{"command":"tree"}"#, .badRequest),
         (#"{"v":1,"command":"dance"}"#, .unknownCommand),
         ("dance", .unknownCommand),
@@ -81,16 +99,50 @@ import Testing
         }
     }
 
-    @Test func textLinesFitEightyColumns() {
+    @Test func textLinesFitTheRequestsWidthAndAWidthOfZeroNeverCuts() {
         let long = String(repeating: "x", count: 200)
-        #expect(InspectionText.fit(long).count == 80)
-        #expect(InspectionText.fit(long).hasSuffix("…"))
-        #expect(InspectionText.fit("short") == "short")
+        #expect(InspectionText.fit(long, width: 80).count == 80)
+        #expect(InspectionText.fit(long, width: 80).hasSuffix("…"))
+        #expect(InspectionText.fit(long, width: 120).count == 120)
+        #expect(InspectionText.fit(long, width: 0) == long)
+        #expect(InspectionText.fit("short", width: 80) == "short")
         #expect(InspectionText.duration(.seconds(3725)) == "1h 02m")
         #expect(InspectionText.duration(.seconds(187)) == "3m 07s")
         #expect(InspectionText.duration(.milliseconds(12_500)) == "12.5s")
         #expect(InspectionText.duration(.milliseconds(12)) == "12ms")
         #expect(InspectionText.bytes(512) == "512 B")
         #expect(InspectionText.bytes(12 << 10) == "12 KiB")
+    }
+
+    /// Follow's times: since the follow began, to the millisecond, aligned;
+    /// or UTC wall-clock time, ISO 8601.
+    @Test func followTimesAreRelativeMillisecondsOrUTC() {
+        #expect(InspectionText.relative(.zero) == "  +0.000s")
+        #expect(InspectionText.relative(.milliseconds(1_234_5) / 10) == "  +1.234s")
+        #expect(InspectionText.relative(.seconds(12) + .milliseconds(345)) == " +12.345s")
+        #expect(InspectionText.relative(.seconds(754) + .milliseconds(250)) == "+754.250s")
+        #expect(InspectionText.relative(.seconds(-1)) == "  +0.000s")
+        #expect(InspectionText.utc(.zero) == "1970-01-01T00:00:00.000Z")
+        // 2024-02-29T23:59:59.999Z, a leap day.
+        #expect(InspectionText.utc(.seconds(1_709_251_199) + .milliseconds(999)) == "2024-02-29T23:59:59.999Z")
+        #expect(InspectionText.utc(.seconds(1_748_781_296) + .nanoseconds(789_000_001)) == "2025-06-01T12:34:56.789Z")
+        #expect(InspectionText.utc(.seconds(-1)) == "1969-12-31T23:59:59.000Z")
+        let clock = InspectionText.Clock(start: .seconds(100), wallStart: .seconds(1_748_781_296), format: .utc)
+        #expect(clock.stamp(.seconds(101) + .milliseconds(500)) == "2025-06-01T12:34:57.500Z")
+        let relative = InspectionText.Clock(start: .seconds(100), wallStart: .zero, format: .relative)
+        let event = AppEvent(time: .seconds(102), kind: .sent, path: "app.said", value: "hi")
+        #expect(InspectionText.event(event, clock: relative, width: 0) == "  +2.000s app.said sent hi")
+    }
+
+    @Test func aWriteIsDescribedBySizeAndTheStartOfItsText() {
+        func describe(_ bytes: [UInt8]) -> String {
+            bytes.withUnsafeBytes { TCPConnection.describeWrite($0) }
+        }
+        #expect(describe(Array("Hello, ada!\n".utf8)) == #"12 bytes "Hello, ada!\n""#)
+        #expect(describe([0x41]) == #"1 byte "A""#)
+        #expect(describe([0x00, 0xFF, 0x10]) == "3 bytes")
+        #expect(describe([]) == "0 bytes")
+        let long = describe(Array(String(repeating: "é", count: 40).utf8))
+        #expect(long == "80 bytes \"" + String(repeating: "é", count: 24) + "\"…")
     }
 }

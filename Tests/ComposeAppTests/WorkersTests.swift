@@ -35,6 +35,13 @@ import Testing
         #expect(restarts.workerExited(1, status: 0, signal: SIGKILL, ranFor: .seconds(1), now: 0, jitterUnit: 0.5) == .restart(after: .milliseconds(100)))
     }
 
+    /// Exit 64 is a wrong command line, which a restart repeats.
+    @Test func aWorkerExitingWithTheUsageErrorStatusIsNotRestarted() {
+        var restarts = WorkerRestarts(options: options)
+        #expect(restarts.workerExited(0, status: 64, signal: 0, ranFor: .milliseconds(50), now: 0, jitterUnit: 0.5) == .usageError)
+        #expect(restarts.workerExited(0, status: 63, signal: 0, ranFor: .milliseconds(50), now: 0, jitterUnit: 0.5) == .restart(after: .milliseconds(100)))
+    }
+
     @Test func moreRestartsThanTheLimitWithinThePeriodGiveUpAndOlderOnesAreForgotten() {
         var restarts = WorkerRestarts(options: options)
         let second: UInt64 = 1_000_000_000
@@ -158,6 +165,18 @@ import Testing
         #expect(await parent.waitForExit(killedOnPurpose: true) == -SIGKILL)
         #expect(parent.output.hasEnded, "\(parent.transcript)")
         for pid in pids { #expect(await Self.becomesGone(pid), "worker \(pid) outlived its parent") }
+    }
+
+    /// Every worker would stop on an unknown option: the parent does not
+    /// start them again and again, it stops and exits 64 too.
+    @Test func anUnknownOptionStopsTheParentWith64NotARestartLoop() async throws {
+        let port = try TestSocket.freePort()
+        let parent = try FixtureProcess(executable: "ComposeChat", arguments: ["--workers", "2", "--bogus", "1"], environment: ["CHAT_PORT": "\(port)"])
+        #expect(await parent.waitForExit() == 64, "\(parent.transcript)")
+        await parent.errors.waitForEnd(timeout: FixtureProcess.failureTimeout)
+        #expect(parent.errors.text.contains("its command line is wrong (usage error)"), "\(parent.transcript)")
+        #expect(Self.workerPIDs(parent).count == 2, "\(parent.transcript)")
+        for pid in Self.workerPIDs(parent) { #expect(Self.isGone(pid), "worker \(pid) is left") }
     }
 
     @Test func helpListsTheRuntimesSettings() async throws {

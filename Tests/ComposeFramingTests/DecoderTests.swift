@@ -1,4 +1,5 @@
 import ComposeFraming
+import ComposeTesting
 import Testing
 
 /// Each built-in decoder on buffers written by hand: what it takes, what it
@@ -171,6 +172,16 @@ struct DecoderTests {
         #expect(buffer.firstIndex(of: UInt8(ascii: "c"), from: 100) == nil)
     }
 
+    @MainActor
+    @Test func aChunkBecomesABufferByOneCopy() throws {
+        let app = TestApp(root: ChunkKeeper())
+        let keeper = try #require(app.root(as: ChunkKeeper.self))
+        let peer = try app.connect(port: 7300)
+        peer.write("first")
+        peer.write([0, 13, 10])
+        #expect(keeper.log.entries == ["first", "0,13,10"])
+    }
+
     @Test func lineEncoderEndsWithLFOrCRLF() {
         var buffer = ByteBuffer()
         LineEncoder().encode("one", into: &buffer)
@@ -181,5 +192,26 @@ struct DecoderTests {
     @Test func tooLargeSaysWhatWasSeen() {
         #expect(FrameTooLarge(length: 9, limit: 4, isAnnounced: true).description == "a frame announcing 9 bytes, more than the maximum of 4")
         #expect(FrameTooLarge(length: 9, limit: 4, isAnnounced: false).seen == "a frame of at least 9 bytes")
+    }
+}
+
+/// Keeps each chunk a connection receives as a `ByteBuffer`.
+struct ChunkKeeper: Component {
+    let listener = TCPServer(port: 7300)
+    let clients = InstanceComponent<ChunkKeeperClient>()
+    let log = Log()
+    var observers: Void {
+        listener += { connection in clients.add { ChunkKeeperClient(connection: connection, log: log) } }
+    }
+}
+
+struct ChunkKeeperClient: Component {
+    let connection: TCPConnection
+    let log: Log
+    var observers: Void {
+        connection += { chunk in
+            let buffer = ByteBuffer(chunk)
+            log.entries.append(buffer.readableBytes == 5 ? String(buffer: buffer) : buffer.readableBytesView.map(String.init).joined(separator: ","))
+        }
     }
 }

@@ -481,18 +481,21 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
     @inline(never)
     private func record(_ value: Value, tracer: SendTracer, events: EventTrace) {
         guard let owner, let context = owner.context else { return }
-        let name: String
-        if let known = tracer.name {
-            name = known
-        } else {
-            name = owner.emitterLabel(of: self).map { owner.path + "." + $0 } ?? owner.path + ".<emitter>"
-            tracer.name = name
-        }
+        let name = eventPath(tracer: tracer, owner: owner)
         var json: String?
         if let capture = events.capture, capture.covers(name), let encodable = value as? any Encodable {
             json = capture.encode(encodable)
         }
         context.record(.sent, path: name, value: AppEvent.describe(value), json: json)
+    }
+
+    /// The emitter's path in events (`chat.server.connections`), made once
+    /// and kept by `tracer`.
+    func eventPath(tracer: SendTracer, owner: ComponentNode) -> String {
+        if let known = tracer.name { return known }
+        let name = owner.emitterLabel(of: self).map { owner.path + "." + $0 } ?? owner.path + ".<emitter>"
+        tracer.name = name
+        return name
     }
 
     // MARK: Cancelling (see EmitterStorage+Cancelling.swift)

@@ -1,8 +1,8 @@
 /// One thing that happened in a running app, as its context records it
 /// while ``AppContext/tracesEvents`` is on: an emitter of a component sent,
-/// a component appeared, disappeared or took focus, or a router changed
-/// route. Each event carries where it happened (a path from the root) and
-/// when (the app's clock).
+/// a component appeared, disappeared or took focus, a router changed
+/// route, or a connection wrote. Each event carries where it happened (a
+/// path from the root) and when (the app's clock).
 ///
 /// ```swift
 /// context.tracesEvents = true
@@ -25,6 +25,11 @@ public struct AppEvent: Hashable, Sendable, CustomStringConvertible {
         /// The router of the component at ``AppEvent/path`` changed its
         /// stack; ``AppEvent/value`` is the new top route's label.
         case routed
+        /// The connection at ``AppEvent/path`` (a component's property
+        /// holding a `TCPConnection`) was written to; ``AppEvent/value``
+        /// is the size and the start of what was written:
+        /// `12 bytes "Hello, ada!\n"`.
+        case wrote
     }
 
     /// When it happened, on the app's clock (virtual time in a test).
@@ -59,7 +64,13 @@ public struct AppEvent: Hashable, Sendable, CustomStringConvertible {
 
     /// `2.5s chat.server.connections sent 127.0.0.1:49152`.
     public var description: String {
-        var text = "\(Self.format(time)) \(path) \(kind.rawValue)"
+        "\(Self.format(time)) \(summary)"
+    }
+
+    /// The description without the time:
+    /// `chat.server.connections sent 127.0.0.1:49152`.
+    package var summary: String {
+        var text = "\(path) \(kind.rawValue)"
         if let value { text += kind == .routed ? " to \(value)" : " \(value)" }
         return text
     }

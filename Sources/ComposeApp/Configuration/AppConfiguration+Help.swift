@@ -83,28 +83,41 @@ extension AppConfiguration {
         return text
     }
 
-    /// The command-line flags no read has asked for (misspellings, or
-    /// settings the app does not have), each reported as
-    /// `Diagnostic.Code.unknownArgument`. `StartupComponent.main()` calls
-    /// it once the root is active.
+    /// The command-line flags of no setting the app has (misspellings, or
+    /// settings it does not have), each reported as
+    /// `Diagnostic.Code.unknownArgument`. A setting the app has is one it
+    /// read by then, or one ``ConfigOptions/descriptions`` or
+    /// ``ConfigOptions/defaults`` names (for a setting read only later).
+    /// `StartupComponent.main()` calls it once the root is active and,
+    /// when it reports one, prints the usage line and stops the app with
+    /// exit status 64 (``usageErrorExitStatus``, `EX_USAGE`), as for a
+    /// positional argument nobody declared: `--prot 7000` must not leave
+    /// the app listening on its default port.
     ///
     /// - Returns: The flags reported, as written (`--prot`).
     @discardableResult
     public func reportUnreadArguments() -> [String] {
         var known = Set(accessLog.entries.map { ConfigKeyNames.flag($0.key.components) })
         known.insert(ConfigKeyNames.flag(ConfigKey(options.fileKey).components))
+        for key in options.descriptions.keys { known.insert(ConfigKeyNames.flag(ConfigKey(key).components)) }
+        for key in options.defaults.keys { known.insert(ConfigKeyNames.flag(key.components)) }
         var unread: [String] = []
         for argument in arguments where argument.hasPrefix("--") && argument != "--" {
             let flag = String(argument.prefix { $0 != "=" })
             guard !known.contains(flag), !unread.contains(flag) else { continue }
             unread.append(flag)
         }
-        for flag in unread {
-            let readFlags = accessLog.entries.map { ConfigKeyNames.flag($0.key.components) }
-            context?.report(Diagnostic(
-                .unknownArgument,
-                "Unknown option \(flag): the app read no such setting, so it is ignored. Its settings: \(readFlags.joined(separator: ", ")) (--help says more)."
-            ))
+        guard let first = unread.first else { return [] }
+        let readFlags = accessLog.entries.map { ConfigKeyNames.flag($0.key.components) }
+        let settings = readFlags.isEmpty ? "it reads none" : "its settings: \(readFlags.joined(separator: ", "))"
+        let diagnostic = Diagnostic(
+            .unknownArgument,
+            "Unknown option \(first)\(unread.count > 1 ? " (and \(unread.dropFirst().joined(separator: ", ")))" : ""): the app has no such setting; \(settings) (--help lists them)."
+        )
+        if let context {
+            context.report(diagnostic)
+        } else {
+            Diagnostics.report(diagnostic)
         }
         return unread
     }

@@ -77,6 +77,8 @@ extension AppConfiguration {
     }
 
     /// The exit status of an app started with a positional argument nobody
-    /// declared: 64, `EX_USAGE` of sysexits.h.
+    /// declared, or an option it has no setting for: 64, `EX_USAGE` of
+    /// sysexits.h. In the workers mode, a worker exiting with it is not
+    /// started again: the parent stops the others and exits with it too.
     public static let usageErrorExitStatus: Int32 = 64
 }

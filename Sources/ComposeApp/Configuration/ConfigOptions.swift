@@ -21,7 +21,10 @@ public import Configuration
 /// positional arguments: `notes 9000` with `positionalKeys: ["port"]` is
 /// `notes --port 9000`. A positional argument nobody declared stops the
 /// app with a usage line and exit status 64 (`EX_USAGE`), so `notes 9000`
-/// never silently listens on the default port.
+/// never silently listens on the default port; so does a flag of no
+/// setting the app has (`notes --prot 9000`): one it did not read by the
+/// time its root is active and that ``descriptions`` and ``defaults`` do
+/// not name.
 ///
 /// ```swift
 /// extension ChatApp: StartupComponent {

@@ -4,8 +4,10 @@ extension Diagnostic.Code {
     /// A configuration file could not be read or parsed: at startup the app
     /// goes on without it, on a reload with the values it had.
     public static let configurationFileRejected = Self(rawValue: "configurationFileRejected")
-    /// A command-line flag that the app did not read while it started: a
-    /// misspelling, or a setting the app does not have (see `--help`).
+    /// A command-line flag of no setting the app has (none read while it
+    /// started, nor named in `ConfigOptions.descriptions` or `defaults`):
+    /// a misspelling, or a setting the app does not have (see `--help`).
+    /// The app stops with exit status 64 and a usage line.
     public static let unknownArgument = Self(rawValue: "unknownArgument")
     /// A positional command-line argument that the app does not declare
     /// (`ConfigOptions.positionalKeys`): the app exits 64 with a usage line.

@@ -1,4 +1,5 @@
 import Compose
+import Configuration
 import Logging
 #if canImport(Glibc)
 import Glibc
@@ -25,6 +26,15 @@ final class Inspection {
     var appName: String
     /// Sessions following events now.
     private var followers = 0
+    /// Whether commands that change the app (`open`) are answered when the
+    /// configuration key ``allowsChangesKey`` does not say:
+    /// ``StartupConfiguration/inspectionAllowsChanges``.
+    var allowsChangesByDefault = false
+
+    /// The configuration key that allows commands that change the app
+    /// (`--inspection-allows-changes true`,
+    /// `<PREFIX>_INSPECTION_ALLOWS_CHANGES=true`).
+    static let allowsChangesKey = "inspectionAllowsChanges"
 
     init(context: AppContext) {
         self.context = context
@@ -33,6 +43,25 @@ final class Inspection {
 
     /// Socket clients connected now.
     var clientCount: Int { server?.clientCount ?? 0 }
+
+    /// Whether commands that change the app (`open`) are answered: off
+    /// unless the app opted in (``StartupConfiguration/inspectionAllowsChanges``)
+    /// or its configuration says so (key ``allowsChangesKey``), read at
+    /// each such request.
+    var allowsChanges: Bool {
+        guard let context else { return false }
+        return context.configuration.runtimeBool(forKey: Self.allowsChangesKey, default: allowsChangesByDefault)
+    }
+
+    /// The refusal of a command that changes the app, saying how to allow
+    /// it.
+    func refusal(of command: InspectionRequest.Command) -> InspectionFailure {
+        let configuration = context?.configuration
+        let components = ConfigKey(Self.allowsChangesKey).components
+        let flag = ConfigKeyNames.flag(components)
+        let variable = ConfigKeyNames.environment(components, prefix: configuration?.environmentPrefix)
+        return InspectionFailure(.notAllowed, "\(command.rawValue) changes the app, which inspection may not do unless the app allows it. To allow it, build the app with StartupConfiguration(inspectionAllowsChanges: true), or start it with \(flag) true (or \(variable)=true in its environment).")
+    }
 
     // MARK: Replies
 
@@ -48,6 +77,10 @@ final class Inspection {
     /// The reply to `request` for a command other than `follow`.
     func answer(_ request: InspectionRequest) throws(InspectionFailure) -> InspectionJSON {
         guard let context else { throw InspectionFailure(.noTree, "The app is gone.") }
+        if request.command.changesTheApp, !allowsChanges {
+            context.logger.notice("Inspection asked to \(request.command.rawValue) and was refused: the app does not allow changes.")
+            throw refusal(of: request.command)
+        }
         switch request.command {
         case .info:
             let uptime = context.scheduler?.now ?? .zero
@@ -66,19 +99,23 @@ final class Inspection {
             context.countsSends = true
             let report = context.treeReport()
             return Self.reply(.tree, [request.wantsText
-                ? .init(key: "text", value: .string(InspectionText.tree(report, app: appName, pid: pid).joined(separator: "\n")))
+                ? .init(key: "text", value: .string(InspectionText.tree(report, app: appName, pid: pid, width: request.width).joined(separator: "\n")))
                 : .init(key: "tree", value: report.json)])
         case .loop:
             let report = LoopReport.make(for: context, pid: pid, inspectionSocket: server?.path)
             return Self.reply(.loop, [request.wantsText
-                ? .init(key: "text", value: .string(InspectionText.loop(report).joined(separator: "\n")))
+                ? .init(key: "text", value: .string(InspectionText.loop(report, width: request.width).joined(separator: "\n")))
                 : .init(key: "loop", value: report.json)])
         case .open:
             guard let tree = context.tree, !tree.root.isDestroyed else {
                 throw InspectionFailure(.noTree, "The app has no component tree now (it is starting or shutting down).")
             }
+            // The public API the app's own code routes with: each router
+            // along the way pushes, pops or replaces as `router.push` and
+            // `pop` do, so the app's observers of its routers (and the
+            // screens' lifecycle) run as for any route change.
             do {
-                try context.run { try tree.open(request.route) }
+                try context.run { try Application.open(request.route) }
             } catch let error as RouteError {
                 throw InspectionFailure(.routeFailed, error.message)
             } catch {
@@ -101,15 +138,24 @@ final class Inspection {
         }
     }
 
-    /// The `tree` and `loop` reports as text, for the `SIGUSR1` log line.
+    /// The `tree` and `loop` reports as text, for the `SIGUSR1` log line
+    /// (never cut: a log is not a terminal).
     func logReport() -> String {
         guard let context else { return "" }
-        let tree = InspectionText.tree(context.treeReport(), app: appName, pid: pid)
-        let loop = InspectionText.loop(LoopReport.make(for: context, pid: pid, inspectionSocket: server?.path))
+        let tree = InspectionText.tree(context.treeReport(), app: appName, pid: pid, width: 0)
+        let loop = InspectionText.loop(LoopReport.make(for: context, pid: pid, inspectionSocket: server?.path), width: 0)
         return (tree + [""] + loop).joined(separator: "\n")
     }
 
     // MARK: Following
+
+    /// The wall-clock time now, since the Unix epoch (`CLOCK_REALTIME`):
+    /// where a follower's UTC times start.
+    static func wallClock() -> Duration {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+    }
 
     /// A session starts following: event tracing goes on while any does
     /// (a hold, so that it never turns off what the app or a trace
@@ -136,5 +182,19 @@ extension AppContext {
         let inspection = Inspection(context: self)
         inspectionStore = inspection
         return inspection
+    }
+}
+
+extension AppContext {
+    /// Whether inspection commands that change the app (`open`) are
+    /// answered when the configuration does not say: a `TestApp` takes it
+    /// from its ``StartupConfiguration/inspectionAllowsChanges``, as the
+    /// runtime does.
+    package var inspectionAllowsChangesByDefault: Bool {
+        get { (inspectionStore as? Inspection)?.allowsChangesByDefault ?? false }
+        set {
+            guard newValue || inspectionStore != nil else { return }
+            inspection.allowsChangesByDefault = newValue
+        }
     }
 }

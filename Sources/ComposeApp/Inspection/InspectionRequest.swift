@@ -1,15 +1,34 @@
 /// One request of the inspection protocol (docs/inspection-protocol.md):
 /// a JSON object on one line, `{"v":1,"command":"tree"}`, or the same as
-/// words for people at a terminal (`tree`, `follow app.server`,
-/// `open server/sessions/1/lobby`), which ask for text.
+/// words for people at a terminal (`tree`, `follow app.server --utc`,
+/// `open server/sessions/1/lobby`, `tree --width 120`), which ask for
+/// text.
 struct InspectionRequest: Equatable {
     /// The protocol version this server speaks.
     static let version = 1
     /// The longest request line read; a longer one closes the connection.
     static let maximumLineLength = 64 << 10
+    /// The width of text lines unless the request says (an 80-column
+    /// terminal, for a client that does not know its own).
+    static let defaultWidth = 80
+    /// The widest `width` a request may ask for.
+    static let maximumWidth = 10_000
 
     enum Command: String, CaseIterable {
         case info, tree, loop, follow, open, counting
+
+        /// Whether the command changes the app (not only what inspection
+        /// measures): refused unless the app allows changes (see
+        /// ``Inspection/allowsChanges``).
+        var changesTheApp: Bool { self == .open }
+    }
+
+    /// How `follow` shows each event's time in text.
+    enum TimeFormat: String, Equatable {
+        /// Since the follow began, in seconds to the millisecond: `+12.345s`.
+        case relative
+        /// Wall-clock time in UTC, ISO 8601: `2025-06-01T12:34:56.789Z`.
+        case utc
     }
 
     var command: Command
@@ -22,6 +41,10 @@ struct InspectionRequest: Equatable {
     var route = ""
     /// `counting`'s switch.
     var on = true
+    /// The columns text lines are cut at (with `…`); 0 never cuts.
+    var width = InspectionRequest.defaultWidth
+    /// How `follow`'s text shows times.
+    var time = TimeFormat.relative
 
     /// Parses a request line.
     ///
@@ -69,6 +92,16 @@ struct InspectionRequest: Equatable {
             guard let value = on.boolValue else { throw InspectionFailure(.badRequest, "\"on\" must be true or false.") }
             request.on = value
         }
+        if let width = json["width"] {
+            guard let value = width.intValue else { throw InspectionFailure(.badRequest, "\"width\" must be a number of columns.") }
+            request.width = try checkedWidth(value)
+        }
+        if let time = json["time"] {
+            guard let value = time.stringValue.flatMap(TimeFormat.init(rawValue:)) else {
+                throw InspectionFailure(.badRequest, "\"time\" is \"relative\" or \"utc\".")
+            }
+            request.time = value
+        }
         try request.checkArguments()
         return request
     }
@@ -78,10 +111,21 @@ struct InspectionRequest: Equatable {
         guard let first = words.first else { throw InspectionFailure(.badRequest, "The request is empty.") }
         var request = InspectionRequest(command: try command(first))
         request.wantsText = true
-        var arguments = words.dropFirst()
-        if arguments.last == "--json" {
-            request.wantsText = false
-            arguments.removeLast()
+        var arguments: [String] = []
+        var rest = words.dropFirst()[...]
+        while let word = rest.popFirst() {
+            switch word {
+            case "--json": request.wantsText = false
+            case "--utc": request.time = .utc
+            case "--width":
+                guard let next = rest.popFirst() else { throw InspectionFailure(.badRequest, "--width needs a number of columns (0: never cut).") }
+                request.width = try checkedWidth(next)
+            case _ where word.hasPrefix("--width="):
+                request.width = try checkedWidth(String(word.dropFirst("--width=".count)))
+            case _ where word.hasPrefix("--"):
+                throw InspectionFailure(.badRequest, "Unknown option \(word); options: --json, --width N, --utc.")
+            default: arguments.append(word)
+            }
         }
         guard arguments.count <= 1 else {
             throw InspectionFailure(.badRequest, "\(first) takes at most one argument.")
@@ -101,6 +145,18 @@ struct InspectionRequest: Equatable {
         }
         try request.checkArguments()
         return request
+    }
+
+    private static func checkedWidth(_ text: String) throws(InspectionFailure) -> Int {
+        guard let value = Int(text) else { throw InspectionFailure(.badRequest, "--width needs a number of columns, not \"\(text)\".") }
+        return try checkedWidth(value)
+    }
+
+    private static func checkedWidth(_ value: Int) throws(InspectionFailure) -> Int {
+        guard (0...maximumWidth).contains(value) else {
+            throw InspectionFailure(.badRequest, "The width is 0 (never cut) to \(maximumWidth) columns, not \(value).")
+        }
+        return value
     }
 
     private static func command(_ name: String) throws(InspectionFailure) -> Command {
@@ -130,6 +186,9 @@ struct InspectionFailure: Error, Equatable {
         case unknownCommand
         /// `open` could not route (the message names the valid choices).
         case routeFailed
+        /// The command would change the app, which the app does not allow
+        /// (the message says how to allow it).
+        case notAllowed
         /// The app has no component tree (starting, or shut down).
         case noTree
         /// The peer is another user.

@@ -8,7 +8,10 @@ import Glibc
 /// What the runtime starts for inspection in a live app: the socket server
 /// (``InspectionServer``) and the `SIGUSR1` report to the log, unless the
 /// app's configuration turns inspection off
-/// (``StartupConfiguration/inspection``, key `inspection`).
+/// (``StartupConfiguration/inspection``, key `inspection`). Commands that
+/// change the app are refused unless it allows them
+/// (``StartupConfiguration/inspectionAllowsChanges``, key
+/// `inspectionAllowsChanges`).
 @MainActor
 final class InspectionRuntime {
     private(set) var server: InspectionServer?
@@ -18,12 +21,18 @@ final class InspectionRuntime {
     /// it is turned off. A server that cannot listen is logged; the
     /// `SIGUSR1` report works without it.
     static func start(context: AppContext, configuration: StartupConfiguration, name: String) -> InspectionRuntime? {
+        // Read now, whether inspection is on or not, so that the flag is a
+        // setting the app knows (not an unknown option); read again at each
+        // request that changes the app, so that a reload can change it.
+        let allowsChanges = context.configuration.runtimeBool(forKey: Inspection.allowsChangesKey, default: configuration.inspectionAllowsChanges)
         guard context.configuration.runtimeBool(forKey: "inspection", default: configuration.inspection) else {
             context.logger.debug("Inspection is off (configuration).")
             return nil
         }
         let runtime = InspectionRuntime()
         context.inspection.appName = name
+        context.inspection.allowsChangesByDefault = configuration.inspectionAllowsChanges
+        if allowsChanges { context.logger.notice("Inspection may change the app (open routes): inspectionAllowsChanges is on.") }
         let directory = configuration.inspectionDirectory ?? InspectionDirectory.path(uid: geteuid())
         do {
             runtime.server = try InspectionServer(context: context, directory: directory, name: name)

@@ -64,6 +64,10 @@ final class InspectionSession: TurnResumable {
         var prefix: String
         var rootPrefix: String
         var wantsText: Bool
+        /// The columns text lines are cut at (0: never).
+        var width: Int
+        /// How text lines show times.
+        var clock: InspectionText.Clock
         var subscriptions: [Subscription]
     }
 
@@ -115,7 +119,15 @@ final class InspectionSession: TurnResumable {
         subscriptions.append(context.diagnostics.observe { [weak self, weak context] diagnostic in
             self?.deliver(diagnostic, time: context?.scheduler?.now ?? .zero)
         })
-        following = Following(prefix: prefix, rootPrefix: root.isEmpty || prefix.isEmpty ? prefix : root + "." + prefix, wantsText: request.wantsText, subscriptions: subscriptions)
+        let clock = InspectionText.Clock(start: context.scheduler?.now ?? .zero, wallStart: Inspection.wallClock(), format: request.time)
+        following = Following(
+            prefix: prefix,
+            rootPrefix: root.isEmpty || prefix.isEmpty ? prefix : root + "." + prefix,
+            wantsText: request.wantsText,
+            width: request.width,
+            clock: clock,
+            subscriptions: subscriptions
+        )
         var payload: [InspectionJSON.Member] = [.init(key: "path", value: .string(prefix))]
         if request.wantsText {
             payload.append(.init(key: "text", value: .string("following \(prefix.isEmpty ? "everything" : prefix) (Ctrl-C to stop)")))
@@ -151,7 +163,9 @@ final class InspectionSession: TurnResumable {
             .init(key: "v", value: .int(InspectionRequest.version)),
             .init(key: "event", value: event.inspectionJSON),
         ]
-        if following.wantsText { members.append(.init(key: "text", value: .string(InspectionText.event(event)))) }
+        if following.wantsText {
+            members.append(.init(key: "text", value: .string(InspectionText.event(event, clock: following.clock, width: following.width))))
+        }
         write(.object(members))
     }
 
@@ -162,7 +176,9 @@ final class InspectionSession: TurnResumable {
             .init(key: "v", value: .int(InspectionRequest.version)),
             .init(key: "event", value: diagnostic.json(time: time)),
         ]
-        if following.wantsText { members.append(.init(key: "text", value: .string(InspectionText.diagnostic(diagnostic, time: time)))) }
+        if following.wantsText {
+            members.append(.init(key: "text", value: .string(InspectionText.diagnostic(diagnostic, time: time, clock: following.clock, width: following.width))))
+        }
         write(.object(members))
     }
 

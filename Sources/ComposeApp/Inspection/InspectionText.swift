@@ -1,17 +1,15 @@
 import Compose
 
-/// The inspection reports as people read them: lines of at most
-/// ``width`` characters (cut with `…`), for `compose inspect` without
-/// `--json`, `TestApp.inspect(_:)` and the `SIGUSR1` log report.
+/// The inspection reports as people read them: lines of at most the
+/// request's width (cut with `…`; a width of 0 never cuts), for `compose
+/// inspect` without `--json`, `TestApp.inspect(_:)` and the `SIGUSR1` log
+/// report (never cut).
 enum InspectionText {
-    /// The widest line: an 80-column terminal.
-    static let width = 80
-
     // MARK: Tree
 
     /// `tree`: a header, the components as a tree with their emitters
     /// and stores under them, then the services.
-    static func tree(_ report: TreeReport, app: String, pid: Int32) -> [String] {
+    static func tree(_ report: TreeReport, app: String, pid: Int32, width: Int) -> [String] {
         var lines: [String] = []
         var header = "\(app)  pid \(pid)  up \(duration(report.time))"
         if !report.route.isEmpty { header += "  route \(report.route)" }
@@ -42,7 +40,7 @@ enum InspectionText {
                 lines.append("  \(service.type)  \(service.state.rawValue)\(service.creation == .atStart ? "  (at start)" : "")")
             }
         }
-        return lines.map(fit)
+        return lines.map { fit($0, width: width) }
     }
 
     /// The index of the next component at the same depth under the same
@@ -102,13 +100,13 @@ enum InspectionText {
     // MARK: Loop
 
     /// `loop`: handles by type, connections, child processes, health.
-    static func loop(_ report: LoopReport) -> [String] {
+    static func loop(_ report: LoopReport, width: Int) -> [String] {
         var lines = ["\(report.app)  pid \(report.pid)  up \(duration(report.time))"]
         if report.isSimulated {
             lines.append("handles: none (a test context: simulated I/O)")
         } else {
             lines.append("handles: \(report.handleCount) open")
-            lines += wrap(report.handles.map { "\($0.type) \($0.count)" }, indent: "  ")
+            lines += wrap(report.handles.map { "\($0.type) \($0.count)" }, indent: "  ", width: width == 0 ? InspectionRequest.defaultWidth : width)
         }
         lines.append("connections: \(report.connections.count)")
         for connection in report.connections {
@@ -131,19 +129,38 @@ enum InspectionText {
             lines.append("loop: lag not measured")
         }
         lines.append("inspectors connected: \(report.inspectors)")
-        return lines.map(fit)
+        return lines.map { fit($0, width: width) }
     }
 
     // MARK: Events
 
-    /// One `follow` line: an event as ``AppEvent/description`` reads.
-    static func event(_ event: AppEvent) -> String {
-        fit(event.description)
+    /// How a follower's lines show times: since the follow began, or as
+    /// UTC wall-clock time.
+    struct Clock {
+        /// The app's clock when the follow began.
+        var start: Duration
+        /// The wall-clock time (since the Unix epoch) at ``start``, for
+        /// ``InspectionRequest/TimeFormat/utc``.
+        var wallStart: Duration
+        var format: InspectionRequest.TimeFormat
+
+        /// `time` (on the app's clock) as a follower's line shows it.
+        func stamp(_ time: Duration) -> String {
+            switch format {
+            case .relative: InspectionText.relative(time - start)
+            case .utc: InspectionText.utc(wallStart + (time - start))
+            }
+        }
+    }
+
+    /// One `follow` line: `  +1.250s chat.server.connections sent 127.0.0.1:4242`.
+    static func event(_ event: AppEvent, clock: Clock, width: Int) -> String {
+        fit("\(clock.stamp(event.time)) \(event.summary)", width: width)
     }
 
     /// One `follow` line for a diagnostic.
-    static func diagnostic(_ diagnostic: Diagnostic, time: Duration) -> String {
-        fit("\(AppEvent.format(time)) \(diagnostic.path ?? "-") diagnostic \(diagnostic.code): \(diagnostic.message)")
+    static func diagnostic(_ diagnostic: Diagnostic, time: Duration, clock: Clock, width: Int) -> String {
+        fit("\(clock.stamp(time)) \(diagnostic.path ?? "-") diagnostic \(diagnostic.code): \(diagnostic.message)", width: width)
     }
 
     /// The line a follower gets after events were dropped for it.
@@ -151,10 +168,51 @@ enum InspectionText {
         "… \(count) event\(count == 1 ? "" : "s") dropped: this client read too slowly"
     }
 
+    /// A time since the follow began, to the millisecond, right-aligned in
+    /// 9 columns so that a stream's times line up: `  +0.000s`,
+    /// ` +12.345s`, `+754.250s`. A time before the start (none should be)
+    /// shows as `+0.000s`.
+    static func relative(_ elapsed: Duration) -> String {
+        let (seconds, attoseconds) = elapsed.components
+        let milliseconds = max(0, seconds * 1_000 + attoseconds / 1_000_000_000_000_000)
+        let text = "+\(milliseconds / 1_000).\(three(milliseconds % 1_000))s"
+        return String(repeating: " ", count: max(0, 9 - text.count)) + text
+    }
+
+    /// A wall-clock time (since the Unix epoch) in UTC, ISO 8601 to the
+    /// millisecond: `2025-06-01T12:34:56.789Z`.
+    static func utc(_ sinceEpoch: Duration) -> String {
+        let (seconds, attoseconds) = sinceEpoch.components
+        let milliseconds = seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+        let totalSeconds = floorDivide(milliseconds, 1_000)
+        let days = floorDivide(totalSeconds, 86_400)
+        let secondOfDay = totalSeconds - days * 86_400
+        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        return "\(four(year))-\(two(month))-\(two(day))T\(two(secondOfDay / 3_600)):\(two(secondOfDay % 3_600 / 60)):\(two(secondOfDay % 60)).\(three(milliseconds - totalSeconds * 1_000))Z"
+    }
+
+    /// The proleptic Gregorian date of a day counted from 1970-01-01
+    /// (Howard Hinnant's `civil_from_days`).
+    static func civilDate(daysSinceEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = floorDivide(z, 146_097)
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+        value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
+    }
+
     // MARK: Formatting
 
-    /// `items` joined by commas on as many lines as they need.
-    private static func wrap(_ items: [String], indent: String) -> [String] {
+    /// `items` joined by commas on as many lines of `width` as they need.
+    private static func wrap(_ items: [String], indent: String, width: Int) -> [String] {
         var lines: [String] = []
         var line = indent
         for (index, item) in items.enumerated() {
@@ -169,9 +227,9 @@ enum InspectionText {
         return lines
     }
 
-    /// `line` cut to ``width`` characters.
-    static func fit(_ line: String) -> String {
-        guard line.count > width else { return line }
+    /// `line` cut to `width` characters (0: not cut).
+    static func fit(_ line: String, width: Int) -> String {
+        guard width > 0, line.count > width else { return line }
         return String(line.prefix(width - 1)) + "…"
     }
 
@@ -194,6 +252,14 @@ enum InspectionText {
 
     private static func two(_ value: Int64) -> String {
         value < 10 ? "0\(value)" : "\(value)"
+    }
+
+    private static func three(_ value: Int64) -> String {
+        value < 10 ? "00\(value)" : value < 100 ? "0\(value)" : "\(value)"
+    }
+
+    private static func four(_ value: Int64) -> String {
+        value < 0 ? "\(value)" : String(repeating: "0", count: max(0, 4 - String(value).count)) + String(value)
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

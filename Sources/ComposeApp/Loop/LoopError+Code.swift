@@ -61,7 +61,8 @@ extension LoopError {
         case notConnected
         /// `EOF`: the end of the input was reached.
         case endOfFile
-        /// `EFBIG`: the file would grow past the allowed size.
+        /// `EFBIG`: the file would grow past the allowed size, or is larger
+        /// than a reader allows (`AppContext.readFile(_:maximumSize:_:)`).
         case fileTooLarge
         /// `ENOSPC`: no space left on the device.
         case noSpace
@@ -75,11 +76,14 @@ extension LoopError {
         /// event loop (no `AppContext` of a running app, or a test
         /// context, which simulates its I/O).
         case noEventLoop
-        /// Not a libuv error: a connection's peer left more than
-        /// `TCPConnection.maximumQueuedBytes` unread (IRC's "SendQ
-        /// exceeded"), or did not read what was queued within
-        /// `TCPConnection.closeFlushTimeout` of its closing; the connection
-        /// was closed.
+        /// Not a libuv error: a connection's peer does not read what it is
+        /// sent (IRC's "SendQ exceeded"): its queue stayed above the soft
+        /// limit of `TCPConnection.sendQueueLimits` for the grace period
+        /// while it read too little, or a write would have taken it past
+        /// the hard limit, or it did not read what was queued within
+        /// `TCPConnection.closeFlushTimeout` of its closing. The message
+        /// says which, and how much the peer read meanwhile; the
+        /// connection was reset (a Unix domain socket: closed).
         case sendQueueExceeded
         /// `EAI_NONAME`, `EAI_NODATA`: a host name has no address (it does
         /// not exist, or the resolver does not know it).

@@ -94,14 +94,16 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A connection's peer does not read what it is sent (see
-    /// ``Code/sendQueueExceeded``); `why` says what it left unread.
-    static func sendQueueExceeded(_ why: String, peer: String) -> LoopError {
+    /// ``Code/sendQueueExceeded``); `why` says which limit, and what it
+    /// read meanwhile; `reset` whether the connection was reset (TCP) or
+    /// closed (a Unix domain socket).
+    static func sendQueueExceeded(_ why: String, peer: String, reset: Bool) -> LoopError {
         LoopError(
             operation: "write",
             code: UV_ENOBUFS.rawValue,
             kind: .sendQueueExceeded,
             name: "ENOBUFS",
-            message: "send queue exceeded: \(why); the peer at \(peer) does not read what it is sent, so the connection was closed",
+            message: "send queue exceeded: \(why); the peer at \(peer) does not read what it is sent, so the connection was \(reset ? "reset" : "closed")",
         )
     }
 
@@ -145,6 +147,20 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
             name: "EPROTO",
             message: "\(decoder) rejected the input: \(error); the stream was closed",
             context: context
+        )
+    }
+
+    /// The file at `path` is larger than a reader's limit (see
+    /// ``Code/fileTooLarge``): `size` says how large, `limit` is the limit
+    /// in bytes.
+    static func fileTooLarge(_ path: String, size: String, limit: Int) -> LoopError {
+        LoopError(
+            operation: "readFile",
+            code: UV_EFBIG.rawValue,
+            kind: .fileTooLarge,
+            name: "EFBIG",
+            message: "the file is \(size), over the limit of \(limit) bytes: raise maximumSize if the file is trusted, or read it in parts",
+            context: path
         )
     }
 

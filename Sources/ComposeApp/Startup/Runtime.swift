@@ -108,7 +108,15 @@ final class Runtime {
             self.tree = tree
             tree.activate()
             context.reportUnclaimedInheritedSockets()
-            context.configuration.reportUnreadArguments()
+            // Known only now (the root's init, observers and didAppear
+            // read their settings): an option the app has no setting for
+            // is a mistake (`--prot 7000` listening on the default port),
+            // so the app stops at once, before it says it is ready.
+            if !context.configuration.reportUnreadArguments().isEmpty {
+                writeUsage()
+                context.shutdown.startFailed(status: AppConfiguration.usageErrorExitStatus, reason: "an unknown option")
+                return
+            }
             context.shutdown.didStart()
             context.systemd.ready()
         case .failed:
@@ -172,10 +180,15 @@ final class Runtime {
     /// A usage error: the usage line on standard error, then exit 64
     /// (`EX_USAGE`) without starting the app (the reason is logged).
     private func exitWithUsage() -> Never {
+        writeUsage()
+        exit(AppConfiguration.usageErrorExitStatus)
+    }
+
+    /// Writes the usage line to standard error.
+    private func writeUsage() {
         let program = StartupConfiguration.executableName ?? context.name
         fflush(nil)
         Self.writeAll(context.configuration.usage(program: program) + "\n", to: STDERR_FILENO)
-        exit(AppConfiguration.usageErrorExitStatus)
     }
 
     /// Writes all of `text` to `descriptor`, retrying after a signal; a

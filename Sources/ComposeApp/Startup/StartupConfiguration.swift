@@ -71,6 +71,22 @@ public struct StartupConfiguration: Sendable {
     /// `0700` if missing, and refused (inspection off, logged) if it
     /// exists with wider permissions or another owner.
     public var inspectionDirectory: String?
+    /// Whether inspection may change the app: `compose inspect APP open
+    /// ROUTE` routes the running app only when this is `true`, or when the
+    /// configuration key `inspectionAllowsChanges` says so
+    /// (`--inspection-allows-changes true`,
+    /// `<PREFIX>_INSPECTION_ALLOWS_CHANGES=true`). Off by default: any
+    /// process of the app's user may connect to its inspection socket, and
+    /// moving a live user to another screen is not something to leave to
+    /// it in production. Allowed, a change goes through the app's public
+    /// routing API (`ComponentTree.open(_:mode:)`), so the app's observers
+    /// of its routers run as for any route change. Looking (`tree`,
+    /// `loop`, `follow`) is never refused.
+    ///
+    /// ```swift
+    /// StartupConfiguration(inspectionAllowsChanges: true)   // a development build
+    /// ```
+    public var inspectionAllowsChanges: Bool
     /// The workers mode: how many copies of the app to run, sharing its
     /// ports, and how to restart them (see ``WorkerOptions``); none by
     /// default. The setting `workers` (`--workers 4`) overrides the count.
@@ -90,6 +106,7 @@ public struct StartupConfiguration: Sendable {
         journalPriorityPrefixes: Bool = true,
         inspection: Bool = true,
         inspectionDirectory: String? = nil,
+        inspectionAllowsChanges: Bool = false,
         workers: WorkerOptions = WorkerOptions()
     ) {
         self.shutdownSignals = shutdownSignals
@@ -103,6 +120,7 @@ public struct StartupConfiguration: Sendable {
         self.journalPriorityPrefixes = journalPriorityPrefixes
         self.inspection = inspection
         self.inspectionDirectory = inspectionDirectory
+        self.inspectionAllowsChanges = inspectionAllowsChanges
         self.workers = workers
     }
 

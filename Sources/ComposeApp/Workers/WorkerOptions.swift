@@ -42,13 +42,17 @@ public import Compose
 ///   wrong) stop every worker, and the parent exits with
 ///   ``restartLimitExitStatus``, for systemd's `Restart=` or an operator to
 ///   see.
+/// - A worker exiting with status 64 (its command line is wrong: an option
+///   the app has no setting for) is not started again: every worker would
+///   fail the same way. The parent stops the others and exits 64.
 ///
 /// **The parent's exit status**: 0 when a shutdown was asked for and every
 /// worker exited 0 (or when every worker exited 0 by itself); otherwise the
 /// first status other than 0 a worker exited with during the shutdown
 /// (128 + the signal for a worker killed by one); the configuration's
 /// `forcedExitStatus` when workers were still running at the deadline;
-/// ``restartLimitExitStatus`` past the restart limit; 1 when it cannot
+/// ``restartLimitExitStatus`` past the restart limit; 64 after a usage
+/// error; 1 when it cannot
 /// start (no event loop, no signal handling).
 ///
 /// **Workers** are the app as usual, with `AppContext.workerIndex` set.

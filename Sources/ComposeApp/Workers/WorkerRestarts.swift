@@ -11,7 +11,15 @@ package struct WorkerRestarts: Sendable {
         case leave
         /// Too many restarts within the period: stop every worker.
         case giveUp
+        /// It exited with the usage error status (64: an unknown option, an
+        /// undeclared argument): every worker would, so starting it again
+        /// cannot help. Stop every worker.
+        case usageError
     }
+
+    /// A worker's exit status that means its command line is wrong
+    /// (`AppConfiguration.usageErrorExitStatus`, `EX_USAGE`).
+    package static let usageErrorStatus: Int64 = 64
 
     package let options: WorkerOptions
     /// Each worker's consecutive failures, by index.
@@ -41,6 +49,7 @@ package struct WorkerRestarts: Sendable {
             failures[index] = 0
             return .leave
         }
+        if status == Self.usageErrorStatus, signal == 0 { return .usageError }
         let previous = ranFor >= options.stablePeriod ? 0 : failures[index, default: 0]
         failures[index] = previous + 1
         let period = UInt64(max(0, options.restartPeriod.components.seconds)) * 1_000_000_000

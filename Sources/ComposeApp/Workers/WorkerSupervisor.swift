@@ -45,6 +45,7 @@ final class WorkerSupervisor {
         case signal
         case restartLimit
         case deadline
+        case usageError
     }
 
     /// - Parameters:
@@ -180,6 +181,9 @@ final class WorkerSupervisor {
         case .giveUp:
             logger.critical("\(how ?? "Worker \(index) failed"): more than \(options.maximumRestarts) restarts within \(options.restartPeriod); stopping every worker.")
             stop(.restartLimit, signal: SIGTERM)
+        case .usageError:
+            logger.critical("\(how ?? "Worker \(index) failed"): its command line is wrong (usage error), as every worker's is; stopping every worker.")
+            stop(.usageError, signal: SIGTERM)
         }
     }
 
@@ -322,6 +326,7 @@ final class WorkerSupervisor {
     private var exitStatus: Int32 {
         switch stopping {
         case .restartLimit: WorkerOptions.restartLimitExitStatus
+        case .usageError: AppConfiguration.usageErrorExitStatus
         case .deadline: forcedExitStatus
         case .signal, nil: firstFailure ?? 0
         }

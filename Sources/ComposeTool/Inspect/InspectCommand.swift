@@ -9,6 +9,7 @@ struct InspectCommand: ParsableCommand {
         abstract: "Look inside a running Compose app.",
         usage: """
         compose inspect [<app> [<command> [<argument>]]] [--json]
+                        [--width <width>] [--utc]
                         [--directory <directory>] [--timeout <timeout>]
         """,
         discussion: """
@@ -20,21 +21,30 @@ struct InspectCommand: ParsableCommand {
           loop                 open handles by type, connections with their
                                peer and queued bytes, child processes,
                                loop lag when measured
-          follow [PATH]        a live stream of sends, route changes,
-                               lifecycle and diagnostics under PATH
-                               (Ctrl-C to stop)
-          open ROUTE           opens a deep link (e.g. auth/signUp)
+          follow [PATH]        a live stream of sends, writes to
+                               connections, route changes, lifecycle and
+                               diagnostics under PATH (Ctrl-C to stop);
+                               times since the follow began, or UTC
+                               with --utc
+          open ROUTE           opens a deep link (e.g. auth/signUp), if
+                               the app allows changes
           info                 name, pid, uptime, protocol version
           counting on|off      counts sends (tree turns it on) or stops
 
+        Text lines are cut to the terminal's width (--width sets it; 0
+        never cuts); into a pipe or a file they are never cut.
+
         Apps listen on $XDG_RUNTIME_DIR/compose/NAME.PID.sock (else
-        /tmp/compose-UID/); only their own user may connect. The protocol is
-        in docs/inspection-protocol.md.
+        /tmp/compose-UID/); only their own user may connect. An app answers
+        open only if it allows changes (StartupConfiguration's
+        inspectionAllowsChanges, or --inspection-allows-changes true). The
+        protocol is in docs/inspection-protocol.md.
 
         Examples:
           compose inspect
           compose inspect 4242 tree
           compose inspect ComposeChat follow chatApp.server.sessions
+          compose inspect ComposeChat follow --utc > events.log
           compose inspect 4242 open server/sessions/1/lobby --json
         """
     )
@@ -51,6 +61,12 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Print the protocol's JSON lines, for programs.")
     var json = false
 
+    @Option(help: "Cut text lines at this many columns, 0 for never (default: the terminal's width; never cut when output is not a terminal).")
+    var width: Int?
+
+    @Flag(help: "Show follow's times as UTC wall-clock time (ISO 8601), not as the time since the follow began.")
+    var utc = false
+
     @Option(help: "The directory of the apps' sockets (default: $XDG_RUNTIME_DIR/compose, else /tmp/compose-UID).")
     var directory: String?
 
@@ -58,6 +74,7 @@ struct InspectCommand: ParsableCommand {
     var timeout: Double = 5
 
     func validate() throws {
+        if let width, width < 0 { throw ValidationError("--width is a number of columns, 0 or more (0: never cut).") }
         guard let command else { return }
         let known = ["tree", "loop", "follow", "open", "info", "counting"]
         guard known.contains(command) else {
@@ -78,7 +95,7 @@ struct InspectCommand: ParsableCommand {
         let socket = try InspectionSockets.find(app, in: folder)
         let client = try InspectionClient(path: socket.path, timeout: timeout)
         let name = command ?? "tree"
-        let request = Self.request(name, argument: argument, text: !json)
+        let request = Self.request(name, argument: argument, text: !json, width: TerminalWidth.columns(requested: width), utc: utc)
         if name == "follow" {
             try follow(client, request)
             return
@@ -90,8 +107,15 @@ struct InspectCommand: ParsableCommand {
     // MARK: Commands
 
     /// The request line for `command`.
-    static func request(_ command: String, argument: String?, text: Bool) -> String {
+    ///
+    /// - Parameters:
+    ///   - width: The columns text lines are cut at; 0 never cuts.
+    ///   - utc: Whether `follow` shows UTC wall-clock times rather than
+    ///     times since it began.
+    static func request(_ command: String, argument: String?, text: Bool, width: Int = 0, utc: Bool = false) -> String {
         var request: [String: Any] = ["v": 1, "command": command, "format": text ? "text" : "json"]
+        if text { request["width"] = width }
+        if command == "follow", utc { request["time"] = "utc" }
         switch command {
         case "follow": request["path"] = argument ?? ""
         case "open": request["route"] = argument ?? ""

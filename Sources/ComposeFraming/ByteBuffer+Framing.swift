@@ -1,3 +1,4 @@
+public import ComposeApp
 public import NIOCore
 #if canImport(Glibc)
 import Glibc
@@ -27,5 +28,15 @@ extension ByteBuffer {
             return bytes[offset...].firstIndex(of: byte).map { readerIndex + $0 }
             #endif
         }
+    }
+}
+
+extension ByteBuffer {
+    /// A buffer holding a copy of `chunk`'s bytes (a chunk is a view of
+    /// the loop's read buffer, which the next read reuses: keeping its
+    /// bytes means copying them, once). `frames(using:)` does this for you.
+    public init(_ chunk: ByteChunk) {
+        self = ByteBufferAllocator().buffer(capacity: chunk.count)
+        chunk.withUnsafeBytes { _ = self.writeBytes($0) }
     }
 }
