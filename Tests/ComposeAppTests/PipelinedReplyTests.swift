@@ -3,26 +3,26 @@ import ComposeFraming
 import Testing
 
 /// Answers each line with `+OK` and the line: a request-reply protocol.
-private struct ReplyServer: Component {
+private struct PipelineServer: Component {
     let listener = TCPServer(host: "127.0.0.1", port: 0)
-    let clients = InstanceComponent<ReplySession>()
-    let log: ReplyLog
+    let clients = InstanceComponent<PipelineSession>()
+    let log: PipelineLog
     var observers: Void {
-        listener += { connection in clients.add { ReplySession(connection: connection, log: log) } }
+        listener += { connection in clients.add { PipelineSession(connection: connection, log: log) } }
         clients.forward(\.connection.didClose) += { id, _ in clients.remove(id) }
     }
 }
 
 @MainActor
-private final class ReplyLog {
+private final class PipelineLog {
     var connections = 0
     /// `LoopDriver.writeCalls` as each reply was written.
     var writeCallsAtReply: [Int] = []
 }
 
-private struct ReplySession: Component {
+private struct PipelineSession: Component {
     let connection: TCPConnection
-    let log: ReplyLog
+    let log: PipelineLog
     var observers: Void {
         log.connections += 1
         connection.frames(using: LineDecoder()) += { line in
@@ -43,11 +43,11 @@ private struct ReplySession: Component {
 @MainActor
 @Suite(.serialized, .liveLoop) struct PipelinedReplyTests {
     @Test func repliesToFramesReadTogetherLeaveInOneWriteCallAndALoneReplyAtOnce() throws {
-        let log = ReplyLog()
-        let tree = ComponentTree(ReplyServer(log: log))
+        let log = PipelineLog()
+        let tree = ComponentTree(PipelineServer(log: log))
         tree.activate()
         defer { tree.destroy(); LoopDriver.settle() }
-        let server = try #require(tree.root.value(as: ReplyServer.self))
+        let server = try #require(tree.root.value(as: PipelineServer.self))
         let client = ClientProbe(port: server.listener.port)
         #expect(LoopDriver.run(until: { client.connection != nil && log.connections == 1 }))
 
