@@ -35,6 +35,11 @@ import Testing
         // (the stream is ended then, and the test fails).
         func next(after previous: String?) async -> String? {
             let timer = Task {
+                // Real time on purpose: a bound, not synchronisation. The
+                // reload comes from the kernel's file events on a real
+                // file, which no virtual clock drives; the wait ends at the
+                // greeting (the timer is cancelled), and this only turns a
+                // reload that never comes into a failure instead of a hang.
                 try await Task.sleep(for: Self.limit)
                 delivery.finish()
             }

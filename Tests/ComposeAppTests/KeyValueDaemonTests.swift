@@ -115,6 +115,9 @@ enum RedisCli {
         process.standardError = writer
         // Not synchronisation: a watchdog on a real process, cancelled at its exit.
         let watchdog = Task {
+            // Real time on purpose: redis-cli and the example are real
+            // processes that no virtual clock drives; this bound only turns
+            // a hang into a failure, and is cancelled when the process exits.
             try await Task.sleep(for: FixtureProcess.failureTimeout)
             process.terminate()
         }
