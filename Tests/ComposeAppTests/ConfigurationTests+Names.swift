@@ -100,8 +100,6 @@ extension ConfigurationTests {
     @Test func aPositionalArgumentStopsTheAppWithAUsageLineAndExit64() async throws {
         let chat = try FixtureProcess(executable: "ComposeChat", arguments: ["6398"])
         #expect(await chat.waitForExit() == 64, "\(chat.transcript)")
-        // Its standard error may still be on its way when it has exited.
-        await chat.errors.waitForEnd(timeout: FixtureProcess.failureTimeout)
         #expect(chat.errors.lines.contains("Usage: ComposeChat [--setting value ...]"), "\(chat.transcript)")
         #expect(chat.errors.lines.contains { $0.contains("unexpectedArgument") && $0.contains("6398") }, "\(chat.transcript)")
         #expect(!chat.output.lines.contains { $0.hasPrefix("listening on") }, "\(chat.transcript)")
@@ -112,7 +110,6 @@ extension ConfigurationTests {
         let port = try TestSocket.freePort()
         let chat = try FixtureProcess(executable: "ComposeChat", arguments: ["--bogus", "1"], environment: ["CHAT_PORT": "\(port)"])
         #expect(await chat.waitForExit() == 64, "\(chat.transcript)")
-        await chat.errors.waitForEnd(timeout: FixtureProcess.failureTimeout)
         #expect(chat.errors.lines.contains("Usage: ComposeChat [--setting value ...]"), "\(chat.transcript)")
         #expect(chat.errors.lines.contains { $0.contains("unknownArgument") && $0.contains("Unknown option --bogus: the app has no such setting; its settings: ") && $0.contains("--port") }, "\(chat.transcript)")
         // The runtime's own settings are settings, wherever they are read.

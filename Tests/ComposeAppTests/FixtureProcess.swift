@@ -213,8 +213,11 @@ final class FixtureProcess: Sendable {
         if status == -SIGKILL, !killedOnPurpose {
             Issue.record("\(name) did not exit in time and was killed.\n\(transcript)", sourceLocation: sourceLocation)
         }
-        // The pipe's end of file may trail the exit by a moment.
+        // The pipes' end of file may trail the exit by a moment: both of
+        // them, or a test reads standard error before its last lines
+        // arrive (seen: a parent's "exiting with status 0", a tool's error).
         await output.waitForEnd(timeout: Self.failureTimeout)
+        await errors.waitForEnd(timeout: Self.failureTimeout)
         return status
     }
 

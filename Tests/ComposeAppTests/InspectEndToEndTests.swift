@@ -17,7 +17,6 @@ import Testing
     static func compose(_ arguments: [String], runtime: String) async throws -> (status: Int32, output: [String], errors: String) {
         let tool = try FixtureProcess(executable: "compose", arguments: arguments, environment: ["XDG_RUNTIME_DIR": runtime])
         let status = await tool.waitForExit()
-        await tool.output.waitForEnd(timeout: FixtureProcess.failureTimeout)
         return (status, tool.output.lines, tool.errors.text)
     }
 

@@ -27,8 +27,6 @@ import Glibc
             launcher: [setpriv, "--reuid=\(other)", "--regid=\(other)", "--clear-groups"]
         )
         let status = await tool.waitForExit()
-        await tool.output.waitForEnd(timeout: FixtureProcess.failureTimeout)
-        await tool.errors.waitForEnd(timeout: FixtureProcess.failureTimeout)
         return (status, tool.output.lines, tool.errors.text)
     }
 

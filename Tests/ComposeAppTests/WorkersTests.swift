@@ -98,6 +98,12 @@ import Testing
             lines.filter { $0 == "listening on 127.0.0.1:\(port)" }.count == 2
         }
         #expect(bothListen, "\(parent.transcript)")
+        // The parent logs each start on standard error, a pipe of its own
+        // that may trail the workers' standard output.
+        let bothStarted = await parent.errors.waitUntil(timeout: FixtureProcess.failureTimeout) { lines in
+            lines.filter { $0.contains("started: pid ") }.count == 2
+        }
+        #expect(bothStarted, "\(parent.transcript)")
         let first = Self.workerPIDs(parent)
         #expect(first.count == 2, "\(parent.transcript)")
         #expect(!first.contains(parent.pid))
@@ -173,7 +179,6 @@ import Testing
         let port = try TestSocket.freePort()
         let parent = try FixtureProcess(executable: "ComposeChat", arguments: ["--workers", "2", "--bogus", "1"], environment: ["CHAT_PORT": "\(port)"])
         #expect(await parent.waitForExit() == 64, "\(parent.transcript)")
-        await parent.errors.waitForEnd(timeout: FixtureProcess.failureTimeout)
         #expect(parent.errors.text.contains("its command line is wrong (usage error)"), "\(parent.transcript)")
         #expect(Self.workerPIDs(parent).count == 2, "\(parent.transcript)")
         for pid in Self.workerPIDs(parent) { #expect(Self.isGone(pid), "worker \(pid) is left") }
