@@ -6,8 +6,9 @@ redis-benchmark runs pinned to CPU 1, so a round measures the server and
 not where the scheduler put it. For each load (1, 50 and 1,000 connections
 unpipelined, 50 connections with 16 commands pipelined) the two servers are
 measured in alternating order, ROUNDS times (`redis-benchmark -t set,get -n
-REQUESTS --csv`); a figure is the median of the rounds, a ratio the median
-of the rounds' ratios. CPU per request is the server's utime + stime
+REQUESTS --csv`, 16 times as many requests when pipelining 16, so that
+each test runs for seconds); a figure is the median of the rounds, a ratio
+the median of the rounds' ratios. CPU per request is the server's utime + stime
 (/proc/PID/stat) over the run divided by the requests it answered.
 
 Memory per idle connection: a fresh server of each kind, one client
@@ -21,6 +22,7 @@ baseline connection too).
 
 Usage: scripts/redis_bench.py --keyvalue PATH [--redis-server PATH]
            [--rounds 5] [--requests 200000] [--quick] [--only throughput|memory]
+           [--loads 1,2,3,4]
 Prints a markdown table, then one PASS/FAIL line per target of issue #30.
 """
 import argparse
@@ -107,6 +109,7 @@ def start_servers(args, extra_redis=()):
 
 def benchmark(server, connections, pipeline, requests):
     """Requests per second of each test, and the server's CPU µs per request."""
+    requests *= pipeline
     before = server.cpu_seconds()
     command = ["taskset", "-c", "1", "redis-benchmark", "-p", str(server.port), "-c", str(connections),
                "-n", str(requests), "-P", str(pipeline), "-t", "set,get", "--csv"]
@@ -127,7 +130,7 @@ def throughput(args):
     keyvalue, redis = start_servers(args)
     results = {}  # (load, server) -> list of (rates, cpu)
     try:
-        for load_index, (load, connections, pipeline) in enumerate(LOADS):
+        for load_index, (load, connections, pipeline) in enumerate(args.loads):
             for round_index in range(args.rounds):
                 order = [keyvalue, redis] if (round_index + load_index) % 2 == 0 else [redis, keyvalue]
                 for server in order:
@@ -179,7 +182,9 @@ def main():
     parser.add_argument("--requests", type=int, default=200_000)
     parser.add_argument("--quick", action="store_true", help="3 rounds of 50,000 requests")
     parser.add_argument("--only", choices=["throughput", "memory"])
+    parser.add_argument("--loads", default="1,2,3,4", help="which loads, by number (1: one connection ... 4: -P 16)")
     args = parser.parse_args()
+    args.loads = [LOADS[int(n) - 1] for n in args.loads.split(",")]
     if args.quick:
         args.rounds, args.requests = 3, 50_000
     for tool in ("taskset", "redis-benchmark", args.redis_server, args.keyvalue):
@@ -196,14 +201,14 @@ def main():
     print()
     print(f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}")
     print(f"- redis-server {redis_version} (`--save '' --appendonly no`), KeyValue release build; servers on CPU 0, "
-          f"redis-benchmark on CPU 1; `-t set,get -n {args.requests}`, {args.rounds} rounds per load in alternating order, medians")
+          f"redis-benchmark on CPU 1; `-t set,get -n {args.requests}` ({args.requests * 16} with `-P 16`), {args.rounds} rounds per load in alternating order, medians")
     print()
     targets = []
     if args.only in (None, "throughput"):
         results = throughput(args)
         print("| load | test | KeyValue req/s | redis req/s | KeyValue/redis | KeyValue CPU µs/req | redis CPU µs/req |")
         print("|---|---|---:|---:|---:|---:|---:|")
-        for load, connections, pipeline in LOADS:
+        for load, connections, pipeline in args.loads:
             kv_rounds, redis_rounds = results[(load, "KeyValue")], results[(load, "redis-server")]
             for test in TESTS:
                 ratios = [kv[0][test] / rs[0][test] for kv, rs in zip(kv_rounds, redis_rounds)]

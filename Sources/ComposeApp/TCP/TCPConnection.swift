@@ -122,7 +122,10 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     public var queuedBytes: Int { inFlight + batch.count }
     /// The queue size at which writes report ``WriteResult/full`` (and
     /// reading pauses, with ``pausesReadingWhenFull``). 1 MiB by default.
-    public var highWaterMark = 1 << 20
+    public var highWaterMark: Int {
+        get { highWater }
+        set { highWater = newValue }
+    }
     /// Once full, the queue size at which ``didBecomeWritable`` is sent and reading
     /// resumes. 256 KiB by default.
     public var lowWaterMark = 256 << 10
@@ -251,8 +254,17 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// ``SendQueueLimits/threshold`` of ``sendQueueLimits``: a write that
     /// takes the queue past it takes the slow path (hard limit, judgement).
     private var queueThreshold = SendQueueLimits.default.threshold
-    /// The storage of ``peakQueuedBytes``.
+    /// The storage of ``highWaterMark`` and ``peakQueuedBytes``, read by
+    /// every write that leaves bytes waiting (each batched reply to a
+    /// pipelining client): unchecked on the grounds given above ``inFlight``
+    /// (changed only in plain statements).
+    #if DEBUG
+    private var highWater = 1 << 20
     private var peakQueued = 0
+    #else
+    @exclusivity(unchecked) private var highWater = 1 << 20
+    @exclusivity(unchecked) private var peakQueued = 0
+    #endif
     /// The bytes of queued writes the socket has finished (their write
     /// callbacks ran), plus those of the batch it took at once: with what
     /// it took of the writes in flight, what the peer read
