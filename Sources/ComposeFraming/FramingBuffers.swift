@@ -29,7 +29,8 @@ final class FramingBuffers {
     #else
     @exclusivity(unchecked) private var spareInput: ByteBuffer?
     #endif
-    /// A buffer that grew past this is not kept.
+    /// A buffer that grew past this (or, for the scratch buffer, held more
+    /// than this) is not kept.
     static let keptCapacity = 64 * 1024
 
     /// The spare input buffer (empty), if there is one.
@@ -57,11 +58,21 @@ final class FramingBuffers {
         return ByteBufferAllocator().buffer(capacity: 1024)
     }
 
-    /// Takes `buffer` back for the next write, unless the slot is taken,
-    /// it grew large, or someone kept a copy of it.
+    /// Takes `buffer` back, emptied, for the next write, unless the slot is
+    /// taken or it held more than ``keptCapacity`` bytes (NIO grows a buffer
+    /// to at most twice what it held, so one kept has at most 128 KiB).
+    ///
+    /// Emptied by moving its indices, each checked against fields of the
+    /// `ByteBuffer` value itself; not with `clear()` nor judged by
+    /// `capacity`, which read NIO's storage object, where each read pays a
+    /// dynamic exclusivity check (76 instructions, on every reply). Nor is
+    /// its uniqueness checked: if someone kept a copy, the next write to it
+    /// copies it first (a `ByteBuffer` is copy-on-write), so their bytes
+    /// stay theirs.
     func putBack(_ buffer: inout ByteBuffer) {
-        guard scratch == nil, buffer.capacity <= Self.keptCapacity,
-              buffer.modifyIfUniquelyOwned({ $0.clear() }) != nil else { return }
+        guard scratch == nil, buffer.writerIndex <= Self.keptCapacity else { return }
+        buffer.moveReaderIndex(to: 0)
+        buffer.moveWriterIndex(to: 0)
         scratch = buffer
     }
 }
@@ -85,7 +96,20 @@ extension Optional where Wrapped == AppContext {
         _ encode: (inout ByteBuffer) throws(Failure) -> Void,
         then write: (ByteBuffer) -> WriteResult
     ) throws(Failure) -> WriteResult {
-        let store = self?.framingBuffers
+        let buffers: FramingBuffers? = self?.framingBuffers
+        return try buffers.encoding(encode, then: write)
+    }
+}
+
+extension Optional where Wrapped == FramingBuffers {
+    /// Encodes with `encode` into the scratch buffer (a fresh buffer
+    /// without buffers), then hands the bytes to `write`.
+    @MainActor
+    func encoding<Failure: Error>(
+        _ encode: (inout ByteBuffer) throws(Failure) -> Void,
+        then write: (ByteBuffer) -> WriteResult
+    ) throws(Failure) -> WriteResult {
+        let store = self
         var buffer = store?.takeScratch() ?? ByteBuffer()
         do {
             try encode(&buffer)

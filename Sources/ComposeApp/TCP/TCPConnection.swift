@@ -199,6 +199,21 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     #else
     @exclusivity(unchecked) private var batch: [UInt8] = []
     #endif
+    /// ComposeFraming's buffers of the app this connection belongs to (the
+    /// scratch buffer its `write { }` encodes into), found once: a strong
+    /// reference to an object of the app's, which holds none back.
+    /// (A computed property: another module's access to a stored one
+    /// would check exclusivity dynamically, `@exclusivity(unchecked)` or
+    /// not.)
+    package var framingBuffers: AnyObject? {
+        get { framingBuffersStorage }
+        set { framingBuffersStorage = newValue }
+    }
+    #if DEBUG
+    private var framingBuffersStorage: AnyObject?
+    #else
+    @exclusivity(unchecked) private var framingBuffersStorage: AnyObject?
+    #endif
     /// Whether this connection wrote in the current loop turn (and so
     /// waits for its end, when the batch leaves).
     #if DEBUG
@@ -521,6 +536,10 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
                     if queuedBytes + buffer.count > queueThreshold, let refused = queuePassesThreshold(adding: buffer.count) {
                         return refused
                     }
+                    // A batch starts with room for several replies: not
+                    // grown from nothing, an allocation each doubling, in
+                    // every turn (a flush hands the batch's memory on).
+                    if batch.isEmpty { batch.reserveCapacity(Swift.min(Self.batchLimit, Swift.max(1024, 4 * buffer.count))) }
                     batch.append(contentsOf: buffer)
                     endTurnLater(on: handle.loop)
                     return checkQueue()

@@ -100,7 +100,19 @@ extension TCPConnection {
     /// - Throws: What `encode` throws; nothing is written then.
     @discardableResult
     public func write<Failure: Error>(_ encode: (inout ByteBuffer) throws(Failure) -> Void) throws(Failure) -> WriteResult {
-        try (emitter.ownerContext ?? AppContext.current).encoding(encode) { write($0) }
+        try encodingBuffers.encoding(encode) { write($0) }
+    }
+
+    /// The app's ``FramingBuffers``, kept by the connection once it belongs
+    /// to an app context: found without a weak load and a dynamic
+    /// exclusivity check on every reply (about 140 instructions). A strong
+    /// reference to an object of the app's, which holds no reference back.
+    var encodingBuffers: FramingBuffers? {
+        if let buffers = framingBuffers as? FramingBuffers { return buffers }
+        guard let context = emitter.ownerContext else { return AppContext.current?.framingBuffers }
+        let buffers = context.framingBuffers
+        framingBuffers = buffers
+        return buffers
     }
 
     /// Writes `frame` as `encoder` encodes it, straight into the app's
