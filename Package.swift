@@ -234,7 +234,7 @@ let package = Package(
         // (plain `import`, never `@testable`).
         .testTarget(
             name: "ReadmeSamplesTests",
-            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeStepper", "ComposeFraming"],
+            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeStepper", "ComposeFraming", "ComposeTLS"],
             swiftSettings: strictSettings
         ),
     ],

@@ -3,12 +3,12 @@ import ComposeApp
 extension TCPConnection {
     /// Connects to `host:port` over TLS (``TLSConfiguration/client(trustRoots:serverName:applicationProtocols:)``):
     /// `completion` gets the connection once the handshake completed (not
-    /// reading yet: store it in a component or call ``start()``), or the
-    /// failure: of the TCP connection (as ``connect(host:port:context:_:)``),
-    /// of the handshake (``LoopError/Code/tlsHandshakeFailed``,
-    /// ``LoopError/Code/timedOut`` past ``TLSConfiguration/handshakeTimeout``),
+    /// reading yet: store it in a component or call `start()`), or the
+    /// failure: of the TCP connection (as `connect(host:port:context:_:)`),
+    /// of the handshake (`LoopError.Code.tlsHandshakeFailed`,
+    /// `LoopError.Code.timedOut` past ``TLSConfiguration/handshakeTimeout``),
     /// or of the server's certificate
-    /// (``LoopError/Code/tlsVerificationFailed``, naming the certificate
+    /// (`LoopError.Code.tlsVerificationFailed`, naming the certificate
     /// and why: an unknown issuer, an expired certificate, another name).
     ///
     /// The server's chain is verified against the configuration's trust
@@ -17,7 +17,7 @@ extension TCPConnection {
     /// name (SNI) unless it is a numeric address.
     ///
     /// Not simulated in a test context (`TestApp`) yet: it fails there with
-    /// ``LoopError/Code/noEventLoop``.
+    /// `LoopError.Code.noEventLoop`.
     ///
     /// - Parameters:
     ///   - host: A host name or numeric address.
@@ -49,7 +49,7 @@ extension TCPConnection {
         connect(host: host, port: port, context: context, filter: request, completion)
     }
 
-    /// Connects to `host:port` over TLS (see ``connect(host:port:tls:context:_:)``).
+    /// Connects to `host:port` over TLS (see `connect(host:port:tls:context:_:)`).
     ///
     /// ```swift
     /// let connection = try await TCPConnection.connect(host: "example.com", port: 443, tls: .client())

@@ -8,15 +8,15 @@ extension TCPServer {
     ///
     /// The certificate chain and key are read when the server starts
     /// listening: a file that cannot be used fails the listen with
-    /// ``LoopError/Code/tlsConfigurationInvalid`` (logged and sent on
-    /// ``errors``, or thrown by ``listen()``). Each connection is handed
+    /// `LoopError.Code.tlsConfigurationInvalid` (logged and sent on
+    /// `errors`, or thrown by `listen()`). Each connection is handed
     /// out at once; what it writes before its handshake completes waits
     /// and leaves after it. A handshake that fails or does not finish
     /// within ``TLSConfiguration/handshakeTimeout`` (10 s) closes the
-    /// connection with a typed error on its ``TCPConnection/errors``
-    /// (``LoopError/Code/tlsHandshakeFailed``, ``LoopError/Code/timedOut``).
-    /// Nagle's algorithm is off for TLS connections whatever ``noDelay``
-    /// says. ``TCPConnection/close()`` sends TLS's close_notify.
+    /// connection with a typed error on its `TCPConnection.errors`
+    /// (`LoopError.Code.tlsHandshakeFailed`, `LoopError.Code.timedOut`).
+    /// Nagle's algorithm is off for TLS connections whatever `noDelay`
+    /// says. `TCPConnection.close()` sends TLS's close_notify.
     ///
     /// In a test context (`TestApp`) the connections are the simulated
     /// network's, without TLS: the handshake is not simulated yet.

@@ -70,7 +70,7 @@ public struct TLSConfiguration: Sendable, Hashable {
     /// OpenSSL's (all of them forward secret).
     public var ciphers: String = TLSConfiguration.forwardSecretCiphers
     /// How long a handshake may take before the connection is closed with
-    /// a ``LoopError/Code/timedOut`` error: 10 s by default, on the app's
+    /// a `LoopError.Code.timedOut` error: 10 s by default, on the app's
     /// clock, from the moment the connection is accepted (or, for a
     /// client, connected). It bounds what a client that connects and
     /// never finishes (slowloris) holds. `nil` for no limit.

@@ -16,7 +16,7 @@ final class TLSContext {
     /// (passed to OpenSSL unretained; this context holds them).
     private let protocols: ApplicationProtocols
 
-    /// - Throws: ``LoopError/Code/tlsConfigurationInvalid`` naming the
+    /// - Throws: `LoopError.Code.tlsConfigurationInvalid` naming the
     ///   file or setting and OpenSSL's reason.
     init(_ configuration: TLSConfiguration) throws(LoopError) {
         self.configuration = configuration

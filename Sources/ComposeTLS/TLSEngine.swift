@@ -8,7 +8,7 @@ import ComposeApp
 /// tls module does on libuv: what the socket reads is written into the
 /// input BIO, `SSL_do_handshake` and `SSL_read` consume it; `SSL_write`
 /// and the handshake write into the output BIO, which the transport hands
-/// to the socket (``ComposeApp/StreamFilter``). OpenSSL does all the
+/// to the socket (`StreamFilter`). OpenSSL does all the
 /// cryptography and record parsing; nothing here parses TLS.
 ///
 /// **Ownership.** `ssl` is made in the init and freed in the deinit

@@ -1,7 +1,7 @@
 private import CLibSSL
 import ComposeApp
 
-/// OpenSSL's error queue, read into ``LoopError``s. The queue is the
+/// OpenSSL's error queue, read into `LoopError`s. The queue is the
 /// thread's (the loop's): every call that may fail clears it first, and
 /// reading it empties it, so one connection's errors never show in
 /// another's. What is read is OpenSSL's reason text, never key material.

@@ -1,4 +1,4 @@
-/// What a TLS connection's handshake settled: ``TCPConnection/tlsSession``.
+/// What a TLS connection's handshake settled: `TCPConnection.tlsSession`.
 public struct TLSSession: Sendable, Hashable {
     /// The application protocol both sides agreed on (ALPN), if any.
     public let applicationProtocol: String?
@@ -15,7 +15,7 @@ public struct TLSSession: Sendable, Hashable {
 
 extension TCPConnection {
     /// The TLS session of a connection of a TLS server, or of one made by
-    /// ``connect(host:port:tls:context:_:)``, once its handshake completed;
+    /// `connect(host:port:tls:context:_:)`, once its handshake completed;
     /// `nil` before, and for a plain connection.
     public var tlsSession: TLSSession? {
         (streamFilter as? TLSEngine)?.session
