@@ -1,4 +1,5 @@
 @_spi(Testing) import ComposeApp
+import ComposeFraming
 import ComposeTLS
 import Foundation
 import Testing
@@ -287,6 +288,54 @@ private final class TLSClientProbe {
         LoopDriver.settle()
         #expect(released.allSatisfy { $0.value == nil })
         #expect(log.errors.filter { $0.kind != .tlsHandshakeFailed }.isEmpty, "\(log.errors)")
+    }
+
+    @Test func aClientsRenegotiationIsRefused() throws {
+        let certificates = try TLSCertificates()
+        defer { certificates.remove() }
+        let (tree, server, log) = try echoServer(certificates)
+        defer { tree.destroy(); LoopDriver.settle() }
+        // TLS 1.2 (1.3 has no renegotiation); not -quiet, so that a line
+        // "R" asks s_client to renegotiate.
+        let client = try FixtureProcess(executable: TLSCertificates.openssl, arguments: [
+            "s_client", "-connect", "127.0.0.1:\(server.listener.port)", "-CAfile", certificates.authority, "-tls1_2",
+        ])
+        try client.writeStdin("before\n")
+        #expect(LoopDriver.run(until: { client.output.lines.contains("before") }), "\(client.transcript)")
+        let handshakes = client.errors.lines.filter { $0.hasPrefix("depth=0") }.count
+        try client.writeStdin("R\n")
+        #expect(LoopDriver.run(until: { client.errors.lines.contains("RENEGOTIATING") }), "\(client.transcript)")
+        try client.writeStdin("after\n")
+        // The server refuses (no_renegotiation): either s_client gives up,
+        // or the session goes on as it was. It never verifies again.
+        #expect(LoopDriver.run(until: { client.output.lines.contains("after") || !client.isRunning }), "\(client.transcript)")
+        #expect(client.errors.lines.filter { $0.hasPrefix("depth=0") }.count == handshakes, "\(client.transcript)")
+        #expect(log.lines.first == "before")
+        client.signal(SIGTERM)
+    }
+
+    @Test func framesOverTLSAreDecodedAsOverAPlainSocket() throws {
+        let certificates = try TLSCertificates()
+        defer { certificates.remove() }
+        let (tree, server, log) = try echoServer(certificates)
+        defer { tree.destroy(); LoopDriver.settle() }
+        let client = TLSClientProbe(port: server.listener.port, tls: .client(trustRoots: .file(certificates.authority)))
+        #expect(LoopDriver.run(until: { client.connection != nil || client.failure != nil }))
+        let connection = try #require(client.connection)
+        var frames: [String] = []
+        connection.frames(using: LengthPrefixedDecoder(maximumLength: 64)) += { frame in frames.append(String(buffer: frame)) }
+        // The server echoes lines; its echo of these lines is, to the
+        // client, length-prefixed frames: 4-byte big-endian length, text.
+        let texts = (1...200).map { "frame \($0)" }
+        let lines = texts.map { text -> String in
+            let length = text.utf8.count + 1
+            let prefix = [UInt8(length >> 24), UInt8((length >> 16) & 0xFF), UInt8((length >> 8) & 0xFF), UInt8(length & 0xFF)]
+            return String(decoding: prefix, as: UTF8.self) + text
+        }
+        connection.write(lines.map { $0 + "\n" }.joined())
+        #expect(LoopDriver.run(until: { frames.count == texts.count }))
+        #expect(frames == texts.map { $0 + "\n" })
+        #expect(log.errors.isEmpty, "\(log.errors)")
     }
 
     @Test func aServerWithAMissingKeyFailsToListenNamingTheFile() throws {
