@@ -22,12 +22,15 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
 all: build
 
-# libuv1-dev (and pkg-config, which SwiftPM uses to find it) when missing.
+# libuv1-dev and libssl-dev (and pkg-config, which SwiftPM uses to find
+# them) when missing; the openssl command too, the peer of the TLS tests
+# (s_client, s_server) and the maker of their test certificates.
 deps:
-	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libuv; then \
-		echo "Installing libuv1-dev and pkg-config with apt-get..."; \
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libuv || ! pkg-config --exists openssl || \
+	    ! command -v openssl >/dev/null 2>&1; then \
+		echo "Installing libuv1-dev, libssl-dev, openssl and pkg-config with apt-get..."; \
 		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libuv1-dev pkg-config; \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libuv1-dev libssl-dev openssl pkg-config; \
 	fi
 
 build: deps
@@ -242,7 +245,7 @@ uninstall:
 # reference fails), then scripts/doc-coverage.py fails on any public symbol
 # without a doc comment. No network needed. Its own scratch path, so it
 # never invalidates the test build. Archives: .build-docs/plugins/Swift-DocC/outputs/.
-DOC_TARGETS := Compose ComposeApp ComposePersistence ComposeFraming ComposeTesting
+DOC_TARGETS := Compose ComposeApp ComposePersistence ComposeFraming ComposeTLS ComposeTesting
 docs: deps
 	$(SWIFT) package --scratch-path .build-docs generate-documentation \
 		$(foreach t,$(DOC_TARGETS),--target $(t)) --warnings-as-errors

@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ComposeApp", targets: ["ComposeApp"]),
         .library(name: "ComposePersistence", targets: ["ComposePersistence"]),
         .library(name: "ComposeFraming", targets: ["ComposeFraming"]),
+        .library(name: "ComposeTLS", targets: ["ComposeTLS"]),
         .library(name: "ComposeTesting", targets: ["ComposeTesting"]),
         .executable(name: "compose", targets: ["ComposeTool"]),
     ],
@@ -78,6 +79,20 @@ let package = Package(
         .target(
             name: "ComposeFraming",
             dependencies: ["ComposeApp", .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: strictSettings
+        ),
+        // The platform's OpenSSL (Debian's libssl-dev, 3.0), for ComposeTLS only.
+        .systemLibrary(
+            name: "CLibSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // TLS under the stream types (servers and clients) on OpenSSL's
+        // memory BIOs. A module of its own so that apps which serve no TLS
+        // do not link OpenSSL (docs/protocols.md, "TLS").
+        .target(
+            name: "ComposeTLS",
+            dependencies: ["ComposeApp", "CLibSSL", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -189,6 +204,8 @@ let package = Package(
                 "ComposePersistence", "PersistFixture",
                 // Frames over real sockets (FramingSocketTests).
                 "ComposeFraming",
+                // TLS over real sockets, against openssl and Python (TLSTests).
+                "ComposeTLS",
                 // `compose inspect` against the chat daemon (InspectEndToEndTests).
                 "ComposeTool",
                 .product(name: "PropertyBased", package: "swift-property-based"),
@@ -217,7 +234,7 @@ let package = Package(
         // (plain `import`, never `@testable`).
         .testTarget(
             name: "ReadmeSamplesTests",
-            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeStepper", "ComposeFraming"],
+            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeStepper", "ComposeFraming", "ComposeTLS"],
             swiftSettings: strictSettings
         ),
     ],

@@ -55,7 +55,7 @@ final class FixtureProcess: Sendable {
     }
 
     /// Starts `executable`, a product of the package built next to the
-    /// tests, with `arguments` and this process's environment plus `extra`.
+    /// tests (or a system program, by its absolute path), with `arguments` and this process's environment plus `extra`.
     /// `name` (the executable's by default) labels failure messages; the
     /// other parameters are those of ``init(_:environment:blockedSignals:inputFile:)``.
     /// With `journalStream`, `JOURNAL_STREAM` names the pipe standard
@@ -276,6 +276,8 @@ final class FixtureProcess: Sendable {
     /// The package's executables are built next to the test bundle; failing
     /// that, in the package's default build folder.
     static func executableURL(_ executable: String) throws -> URL {
+        // A program of the system (`/usr/bin/openssl`), by its path.
+        if executable.hasPrefix("/") { return URL(fileURLWithPath: executable) }
         var candidates: [URL] = []
         if let test = Bundle.main.executableURL {
             candidates.append(test.deletingLastPathComponent().appendingPathComponent(executable))

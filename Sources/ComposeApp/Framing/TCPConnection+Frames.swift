@@ -9,7 +9,7 @@ extension TCPConnection: FrameSource {
     package func decodeFrames(with buffering: any FrameBuffering, pacedBy sink: (any WritableStream)?) -> Bool {
         guard frameDelivery == nil else { return false }
         var loop: EventLoop?
-        if case .socket(let handle) = transport { loop = handle.loop }
+        loop = transport.streamHandle?.loop
         // unowned(unsafe): the gate is called before each frame; the
         // delivery calls it only while open, and the connection closes the
         // delivery in its deinit (see FrameDelivery.source).

@@ -61,7 +61,7 @@ struct LoopReport {
                     guard seenResources.insert(ObjectIdentifier(attachment)).inserted else { continue }
                     let path = node.path + "." + label
                     if let connection = attachment as? TCPConnection {
-                        if case .socket(let handle) = connection.transport { known.insert(ObjectIdentifier(handle)) }
+                        if let handle = connection.transport.streamHandle { known.insert(ObjectIdentifier(handle)) }
                         report.connections.append(Connection(path: path, peer: connection.remoteAddress, queuedBytes: connection.queuedBytes, isClosing: connection.transport.isClosing))
                     } else if let child = attachment as? ChildProcess {
                         if let handle = child.process { known.insert(ObjectIdentifier(handle)) }

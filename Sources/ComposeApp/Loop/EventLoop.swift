@@ -99,6 +99,12 @@ final class EventLoop {
     /// would hand out memory a chunk still views).
     var isDeliveringRead = false
     #endif
+    /// The buffer a ``FilteredTransport`` (TLS) decodes the app's bytes
+    /// into, shared by every filtered connection of the loop as the read
+    /// buffer is by every stream: one delivery at a time, and a buffer a
+    /// delivered chunk kept is replaced, never reused
+    /// (``FilteredTransport/decodingBuffer()``). Made at the first use.
+    var filterReadBuffer: ReadBuffer?
     /// The thread the loop is pinned to (see ``pinToCurrentThread()``):
     /// the only one that may run it or touch its handles. Behind a lock:
     /// the check reads it from whatever thread asks.

@@ -108,7 +108,7 @@ public enum LoopDriver {
     /// The kernel's `TCP_NODELAY`, `SO_KEEPALIVE` and `TCP_KEEPIDLE` of a
     /// connection's socket (`nil` for a simulated one).
     public static func socketOptions(of connection: TCPConnection) -> (noDelay: Bool, keepAlive: Bool, keepIdle: Int32)? {
-        guard case .socket(let handle as TCPHandle) = connection.transport else { return nil }
+        guard let handle = connection.transport.streamHandle as? TCPHandle else { return nil }
         return handle.socketOptions
     }
 

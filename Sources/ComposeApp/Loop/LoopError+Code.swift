@@ -117,6 +117,32 @@ extension LoopError {
         /// ``LoopError/code`` says why in errno terms (`EPROTOTYPE`,
         /// `EINVAL`, `EAFNOSUPPORT`, `ENOTSOCK`, `EBADF`).
         case inheritedSocketMismatch
+        /// Not a libuv error: a TLS handshake failed (ComposeTLS): the peer
+        /// offered no protocol version or cipher suite this side accepts,
+        /// sent something that is not TLS, or refused this side's
+        /// certificate (its alert is named). ``LoopError/message`` carries
+        /// OpenSSL's reason; the connection was closed.
+        /// ``LoopError/code`` is `EPROTO`.
+        case tlsHandshakeFailed
+        /// Not a libuv error: the peer's certificate chain did not verify
+        /// (ComposeTLS): an untrusted or unknown issuer, an expired
+        /// certificate, a host name the certificate does not name. The
+        /// message names the certificate (its subject and depth in the
+        /// chain, 0 the peer's own) and why, in OpenSSL's words
+        /// (`X509_verify_cert_error_string`); the connection was closed.
+        /// ``LoopError/code`` is `EPROTO`.
+        case tlsVerificationFailed
+        /// Not a libuv error: a TLS connection broke its protocol after the
+        /// handshake (a record that does not decrypt, an alert from the
+        /// peer); the message carries OpenSSL's reason, and the connection
+        /// was closed. ``LoopError/code`` is `EPROTO`.
+        case tlsProtocolError
+        /// Not a libuv error: a TLS configuration cannot be used
+        /// (ComposeTLS): a certificate or key file that cannot be read or
+        /// parsed, a key that does not match its certificate, a trust file
+        /// that holds no certificate. The message names the file and
+        /// OpenSSL's reason. ``LoopError/code`` is `EINVAL`.
+        case tlsConfigurationInvalid
         /// Any other libuv error, with libuv's (negative) error code as in
         /// ``LoopError/code``; ``LoopError/name`` names it.
         case other(Int32)
@@ -187,6 +213,10 @@ extension LoopError {
             case .malformedFrame: "malformedFrame"
             case .missingHelper: "missingHelper"
             case .inheritedSocketMismatch: "inheritedSocketMismatch"
+            case .tlsHandshakeFailed: "tlsHandshakeFailed"
+            case .tlsVerificationFailed: "tlsVerificationFailed"
+            case .tlsProtocolError: "tlsProtocolError"
+            case .tlsConfigurationInvalid: "tlsConfigurationInvalid"
             case .other(let code): "other(\(code))"
             }
         }

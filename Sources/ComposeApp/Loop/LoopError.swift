@@ -69,13 +69,13 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `operation` has no simulation in a test context yet (Unix domain
     /// sockets): it fails there with ``Code/noEventLoop`` rather than touch
     /// the real file system from a simulated app.
-    static func notSimulated(_ operation: String, context: String?) -> LoopError {
+    static func notSimulated(_ operation: String, context: String?, what: String = "Unix domain sockets") -> LoopError {
         LoopError(
             operation: operation,
             code: UV_ENOSYS.rawValue,
             kind: .noEventLoop,
             name: "ENOSYS",
-            message: "not simulated in a test context yet: Unix domain sockets need a live app (test them with a real loop)",
+            message: "not simulated in a test context yet: \(what) need a live app (test them with a real loop)",
             context: context
         )
     }
@@ -174,6 +174,37 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
             name: "ENOENT",
             message: "\(option) needs \(program), which is not installed: install \(package), or start the child without \(option)",
             context: context
+        )
+    }
+
+    /// A TLS failure of `kind` (``Code/tlsHandshakeFailed``,
+    /// ``Code/tlsVerificationFailed``, ``Code/tlsProtocolError``:
+    /// `EPROTO`; ``Code/tlsConfigurationInvalid``: `EINVAL`), made by
+    /// ComposeTLS; `operation` names the OpenSSL call or the step
+    /// (`TLS handshake`), `message` says why.
+    package static func tls(_ kind: Code, operation: String, message: String, context: String?) -> LoopError {
+        let invalid = kind == .tlsConfigurationInvalid
+        return LoopError(
+            operation: operation,
+            code: invalid ? UV_EINVAL.rawValue : UV_EPROTO.rawValue,
+            kind: kind,
+            name: invalid ? "EINVAL" : "EPROTO",
+            message: message,
+            context: context
+        )
+    }
+
+    /// A TLS handshake that did not finish within its timeout
+    /// (``Code/timedOut``): a peer that connected and never completed it
+    /// (a slowloris, a client that speaks no TLS and waits).
+    package static func tlsHandshakeTimedOut(after timeout: Duration, peer: String) -> LoopError {
+        LoopError(
+            operation: "TLS handshake",
+            code: UV_ETIMEDOUT.rawValue,
+            kind: .timedOut,
+            name: "ETIMEDOUT",
+            message: "the handshake did not finish within \(timeout): the connection was closed",
+            context: peer
         )
     }
 

@@ -22,7 +22,25 @@ extension TCPConnection {
         context: AppContext? = nil,
         _ completion: @escaping @MainActor (Result<TCPConnection, LoopError>) -> Void
     ) {
+        connect(host: host, port: port, context: context, filter: nil, completion)
+    }
+
+    /// Connects as ``connect(host:port:context:_:)`` does, then puts a
+    /// filter (TLS) under the connection and completes when its handshake
+    /// does: with the connection, or with the handshake's failure (the
+    /// connection then closed). Not simulated in a test context yet.
+    package static func connect(
+        host: String,
+        port: UInt16,
+        context: AppContext?,
+        filter: StreamFilterRequest?,
+        _ completion: @escaping @MainActor (Result<TCPConnection, LoopError>) -> Void
+    ) {
         let context = context ?? AppContext.current
+        if filter != nil, context?.simulatedNetwork != nil {
+            completion(.failure(.notSimulated("TCPConnection.connect(tls:)", context: "\(host):\(port)", what: "TLS connections")))
+            return
+        }
         if let network = context?.simulatedNetwork {
             // A test context knows no names but the loopback's.
             guard host == "localhost" || SocketAddress.isNumeric(host), let address = try? SocketAddress(host: host, port: port) else {
@@ -36,7 +54,7 @@ extension TCPConnection {
         do {
             loop = try EventLoop.resolve(context, for: "TCPConnection.connect")
             if SocketAddress.isNumeric(host) {
-                connect(to: [try SocketAddress(host: host, port: port)], on: loop, completion)
+                connect(to: [try SocketAddress(host: host, port: port)], on: loop, filter: filter, scheduler: context?.scheduler, completion)
                 return
             }
         } catch {
@@ -45,9 +63,22 @@ extension TCPConnection {
         }
         HostResolver.resolve(host, port: port, on: loop) { result in
             switch result {
-            case .success(let addresses): connect(to: addresses[...], on: loop, completion)
+            case .success(let addresses): connect(to: addresses[...], on: loop, filter: filter, scheduler: context?.scheduler, completion)
             case .failure(let error): completion(.failure(error))
             }
+        }
+    }
+
+    /// What ``connect(host:port:context:filter:_:)`` puts under the
+    /// connection: a filter made once the socket is connected, and how
+    /// long its handshake may take.
+    package struct StreamFilterRequest {
+        let make: @MainActor () throws(LoopError) -> any StreamFilter
+        let handshakeTimeout: Duration?
+
+        package init(handshakeTimeout: Duration?, make: @escaping @MainActor () throws(LoopError) -> any StreamFilter) {
+            self.make = make
+            self.handshakeTimeout = handshakeTimeout
         }
     }
 
@@ -56,6 +87,8 @@ extension TCPConnection {
     private static func connect(
         to addresses: ArraySlice<SocketAddress>,
         on loop: EventLoop,
+        filter: StreamFilterRequest?,
+        scheduler: (any Scheduler)?,
         _ completion: @escaping @MainActor (Result<TCPConnection, LoopError>) -> Void
     ) {
         guard let address = addresses.first else { return }
@@ -63,7 +96,7 @@ extension TCPConnection {
         let failed: @MainActor (LoopError) -> Void = { error in
             let failure = LoopError(error.operation, code: error.code, context: target)
             if addresses.count > 1 {
-                connect(to: addresses.dropFirst(), on: loop, completion)
+                connect(to: addresses.dropFirst(), on: loop, filter: filter, scheduler: scheduler, completion)
             } else {
                 completion(.failure(failure))
             }
@@ -80,6 +113,9 @@ extension TCPConnection {
             if let error {
                 handle.close()
                 failed(error)
+            } else if let filter {
+                handle.setNoDelay(true)
+                secure(handle, with: filter, target: target, scheduler: scheduler, completion)
             } else {
                 handle.setNoDelay(true)
                 completion(.success(TCPConnection(transport: .socket(handle))))
@@ -91,6 +127,37 @@ extension TCPConnection {
             handle.close()
             failed(error)
         }
+    }
+
+    /// Puts `filter`'s filter under the connected `handle` and completes
+    /// when its handshake does.
+    private static func secure(
+        _ handle: TCPHandle,
+        with request: StreamFilterRequest,
+        target: String,
+        scheduler: (any Scheduler)?,
+        _ completion: @escaping @MainActor (Result<TCPConnection, LoopError>) -> Void
+    ) {
+        let filter: any StreamFilter
+        do {
+            filter = try request.make()
+        } catch {
+            handle.close()
+            completion(.failure(error))
+            return
+        }
+        let transport = FilteredTransport(handle: handle, filter: filter)
+        let connection = TCPConnection(transport: .filtered(transport))
+        // The connection is held by this closure until the handshake ends
+        // (the transport drops it then, or when it closes).
+        transport.onHandshake = { error in
+            if let error {
+                completion(.failure(error))
+            } else {
+                completion(.success(connection))
+            }
+        }
+        transport.start(handshakeTimeout: request.handshakeTimeout, scheduler: scheduler, peer: target)
     }
 
     /// Connects to `host:port` (see ``connect(host:port:context:_:)``).

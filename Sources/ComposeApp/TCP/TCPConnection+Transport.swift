@@ -2,31 +2,53 @@ import Compose
 
 extension TCPConnection {
     /// What a connection reads from and writes to: a libuv socket (a
-    /// ``TCPHandle`` or a ``UnixSocketHandle``), or, in a test context, a
-    /// simulated one. An enum rather than a protocol, so the socket's calls
-    /// stay direct on the hot path (``StreamHandle``'s are `final`).
+    /// ``TCPHandle`` or a ``UnixSocketHandle``), a socket under a filter
+    /// (TLS: ``FilteredTransport``), or, in a test context, a simulated
+    /// one. An enum rather than a protocol, so the socket's calls stay
+    /// direct on the hot path (``StreamHandle``'s are `final`).
     @MainActor
     enum Transport {
         case socket(StreamHandle)
+        case filtered(FilteredTransport)
         case simulated(SimulatedSocket)
 
         var isClosing: Bool {
             switch self {
             case .socket(let handle): handle.isClosing
+            case .filtered(let filtered): filtered.isClosing
             case .simulated(let socket): socket.isClosing
+            }
+        }
+
+        /// The socket, plain or filtered (`nil` for a simulated one): the
+        /// loop whose turns batch writes and budget lines and frames.
+        var streamHandle: StreamHandle? {
+            switch self {
+            case .socket(let handle): handle
+            case .filtered(let filtered): filtered.handle
+            case .simulated: nil
             }
         }
 
         var remoteAddress: String {
             switch self {
-            case .socket(let handle as TCPHandle):
-                handle.peerAddress.map { $0.host.contains(":") ? "[\($0.host)]:\($0.port)" : "\($0.host):\($0.port)" } ?? "unknown"
-            case .socket(let handle as UnixSocketHandle):
-                "unix:" + handle.path
-            case .socket:
-                "unknown"
+            case .socket(let handle):
+                Self.address(of: handle)
+            case .filtered(let filtered):
+                Self.address(of: filtered.handle)
             case .simulated(let socket):
                 socket.remoteAddress
+            }
+        }
+
+        private static func address(of handle: StreamHandle) -> String {
+            switch handle {
+            case let handle as TCPHandle:
+                handle.peerAddress.map { $0.host.contains(":") ? "[\($0.host)]:\($0.port)" : "\($0.host):\($0.port)" } ?? "unknown"
+            case let handle as UnixSocketHandle:
+                "unix:" + handle.path
+            default:
+                "unknown"
             }
         }
 
@@ -49,6 +71,14 @@ extension TCPConnection {
                 handle.onEnd = onEnd
                 handle.onWriteCompleted = { [unowned(unsafe) connection] count, error in connection.writeCompleted(count, error) }
                 handle.onClosed = onClosed
+            case .filtered(let filtered):
+                // As for a socket: the filtered transport calls these only
+                // until it is closed, which the connection's deinit does.
+                filtered.handle.countsAsConnection = !filtered.isClosing
+                filtered.onRead = onRead
+                filtered.onEnd = onEnd
+                filtered.onWriteCompleted = { [unowned(unsafe) connection] count, error in connection.writeCompleted(count, error) }
+                filtered.onClosed = onClosed
             case .simulated(let socket):
                 socket.onRead = onRead
                 socket.onEnd = onEnd
@@ -66,6 +96,7 @@ extension TCPConnection {
             switch self {
             case .socket(let handle):
                 handle.onClosed = nil
+            case .filtered(let filtered): filtered.onClosed = nil
             case .simulated(let socket): socket.onClosed = nil
             }
         }
@@ -73,6 +104,7 @@ extension TCPConnection {
         func startReading() throws(LoopError) {
             switch self {
             case .socket(let handle): try handle.startReading()
+            case .filtered(let filtered): try filtered.startReading()
             case .simulated(let socket): socket.startReading()
             }
         }
@@ -80,6 +112,7 @@ extension TCPConnection {
         func stopReading() {
             switch self {
             case .socket(let handle): handle.stopReading()
+            case .filtered(let filtered): filtered.stopReading()
             case .simulated(let socket): socket.stopReading()
             }
         }
@@ -87,6 +120,8 @@ extension TCPConnection {
         func tryWrite(_ bytes: UnsafeRawBufferPointer) throws(LoopError) -> Int {
             switch self {
             case .socket(let handle): try handle.tryWrite(bytes)
+            // Every write goes to the filter (write(copying:)).
+            case .filtered: 0
             case .simulated(let socket): try socket.tryWrite(bytes)
             }
         }
@@ -99,7 +134,7 @@ extension TCPConnection {
         var socketTurn: Int? {
             switch self {
             case .socket(let handle): handle.turnState.pointee.turn
-            case .simulated: nil
+            case .filtered, .simulated: nil
             }
         }
 
@@ -109,7 +144,7 @@ extension TCPConnection {
         func tryWriteAtOnce(_ bytes: UnsafeRawBufferPointer) -> Int32 {
             switch self {
             case .socket(let handle): handle.tryWriteAtOnce(bytes)
-            case .simulated: StreamHandle.nothingWritten
+            case .filtered, .simulated: StreamHandle.nothingWritten
             }
         }
 
@@ -117,6 +152,7 @@ extension TCPConnection {
         func write(copying bytes: UnsafeRawBufferPointer) throws(LoopError) {
             switch self {
             case .socket(let handle): try handle.queueWrite(copying: bytes)
+            case .filtered(let filtered): try filtered.write(copying: bytes)
             case .simulated(let socket): try socket.queueWrite(copying: bytes)
             }
         }
@@ -124,6 +160,7 @@ extension TCPConnection {
         func shutdown() throws(LoopError) {
             switch self {
             case .socket(let handle): try handle.shutdown()
+            case .filtered(let filtered): try filtered.shutdown()
             case .simulated(let socket): socket.shutdown()
             }
         }
@@ -131,6 +168,7 @@ extension TCPConnection {
         func close() {
             switch self {
             case .socket(let handle): handle.close()
+            case .filtered(let filtered): filtered.close()
             case .simulated(let socket): socket.close(reset: false)
             }
         }
@@ -143,6 +181,7 @@ extension TCPConnection {
             switch self {
             case .socket(let handle as TCPHandle): handle.closeResetting()
             case .socket(let handle): handle.close()
+            case .filtered(let filtered): filtered.reset()
             case .simulated(let socket): socket.close(reset: true)
             }
         }
@@ -152,6 +191,7 @@ extension TCPConnection {
         var resets: Bool {
             switch self {
             case .socket(let handle): handle is TCPHandle
+            case .filtered(let filtered): filtered.handle is TCPHandle
             case .simulated: true
             }
         }
@@ -161,6 +201,7 @@ extension TCPConnection {
         var unwrittenBytes: Int {
             switch self {
             case .socket(let handle): handle.unwrittenBytes
+            case .filtered(let filtered): filtered.unwrittenBytes
             case .simulated(let socket): socket.unwrittenBytes
             }
         }

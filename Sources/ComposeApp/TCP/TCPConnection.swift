@@ -348,7 +348,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     public var lines: Emitter<String> {
         if let lineSplitter { return lineSplitter.lines }
         let splitter = LineSplitter(limit: maximumLineLength) { [weak self] in self?.lineTooLong() }
-        if case .socket(let handle) = transport { splitter.read(from: handle) }
+        if let handle = transport.streamHandle { splitter.read(from: handle) }
         lineSplitter = splitter
         emitter += { bytes in splitter.feed(bytes) }
         return splitter.lines
@@ -529,7 +529,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     private func writeBatchingOrQueueing(_ buffer: UnsafeRawBufferPointer) -> WriteResult {
         guard isOpen, !closeAfterFlush, !writeIsShut else { return .closed }
         guard buffer.count > 0 else { return isFull ? .full : .written }
-        if case .socket(let handle) = transport {
+        if let handle = transport.streamHandle {
             let turn = handle.turnState.pointee.turn
             if awaitsEndOfTurn || inFlight > 0 || !batch.isEmpty || directWriteTurn == turn {
                 if batch.count + buffer.count <= Self.batchLimit {

@@ -101,6 +101,11 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     /// to match by port, then by order. With a name, the server binds
     /// normally when no inherited socket has it.
     public let activationName: String?
+    /// What puts a filter (TLS, ComposeTLS's `TCPServer(..., tls:)`)
+    /// under each accepted connection; `nil` for plain connections.
+    /// Prepared (its certificates loaded) when the server starts
+    /// listening.
+    package var filterProvider: (any StreamFilterProvider)?
     private var handle: TCPHandle?
     /// The shutdown of the app it listens in, which closes it first and
     /// drains the connections it accepts.
@@ -185,6 +190,9 @@ public final class TCPServer: EmitterProtocol, LoopResource {
             return
         }
         let loop = try EventLoop.resolve(emitter.ownerContext, for: "TCPServer(\(host):\(port)).listen")
+        // Its certificates are read now, so that a bad file fails the
+        // listen (a test context's simulated network has no TLS yet).
+        try filterProvider?.prepare()
         if let inherited = try listenOnInheritedSocket(loop: loop) {
             if let bound = inherited.localAddress { port = bound.port }
             inherited.onConnection = { [unowned self] error in self.accept(error) }
@@ -234,12 +242,37 @@ public final class TCPServer: EmitterProtocol, LoopResource {
             guard let server = handle else { return }
             let client = try server.acceptClient()
             client.loop.counters.pointee.connectionsAccepted &+= 1
-            client.setNoDelay(noDelay)
             client.setKeepAlive(keepAlive)
+            if let filterProvider {
+                // Always without Nagle: a greeting written after the
+                // handshake would otherwise wait for the client's ACK.
+                client.setNoDelay(true)
+                emitter.send(accepted(try filteredConnection(client, filterProvider)))
+                return
+            }
+            client.setNoDelay(noDelay)
             emitter.send(accepted(TCPConnection(transport: .socket(client))))
         } catch {
             report(error)
         }
+    }
+
+    /// A connection on `client` under a filter of `provider`, its
+    /// handshake started (and timed, on the app's clock).
+    private func filteredConnection(_ client: TCPHandle, _ provider: any StreamFilterProvider) throws(LoopError) -> TCPConnection {
+        let peer = client.peerAddress.map { "\($0.host):\($0.port)" } ?? "unknown"
+        let filter: any StreamFilter
+        do {
+            filter = try provider.makeFilter(peer: peer)
+        } catch {
+            client.close()
+            throw error
+        }
+        let transport = FilteredTransport(handle: client, filter: filter)
+        let connection = TCPConnection(transport: .filtered(transport))
+        let scheduler = (emitter.ownerContext ?? AppContext.current)?.scheduler
+        transport.start(handshakeTimeout: provider.handshakeTimeout, scheduler: scheduler, peer: connection.remoteAddress)
+        return connection
     }
 
     /// Accepts a simulated client (a test context's).

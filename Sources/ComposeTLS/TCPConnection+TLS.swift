@@ -1,0 +1,64 @@
+import ComposeApp
+
+extension TCPConnection {
+    /// Connects to `host:port` over TLS (``TLSConfiguration/client(trustRoots:serverName:applicationProtocols:)``):
+    /// `completion` gets the connection once the handshake completed (not
+    /// reading yet: store it in a component or call `start()`), or the
+    /// failure: of the TCP connection (as `connect(host:port:context:_:)`),
+    /// of the handshake (`LoopError.Code.tlsHandshakeFailed`,
+    /// `LoopError.Code.timedOut` past ``TLSConfiguration/handshakeTimeout``),
+    /// or of the server's certificate
+    /// (`LoopError.Code.tlsVerificationFailed`, naming the certificate
+    /// and why: an unknown issuer, an expired certificate, another name).
+    ///
+    /// The server's chain is verified against the configuration's trust
+    /// roots (the system's by default) and its name against `host` (or
+    /// ``TLSConfiguration/serverName``), which is also sent as the server
+    /// name (SNI) unless it is a numeric address.
+    ///
+    /// Not simulated in a test context (`TestApp`) yet: it fails there with
+    /// `LoopError.Code.noEventLoop`.
+    ///
+    /// - Parameters:
+    ///   - host: A host name or numeric address.
+    ///   - port: The port.
+    ///   - tls: The client's TLS configuration.
+    ///   - context: The app context (the running app's by default).
+    ///   - completion: Called once, on the loop.
+    public static func connect(
+        host: String,
+        port: UInt16,
+        tls: TLSConfiguration,
+        context: AppContext? = nil,
+        _ completion: @escaping @MainActor (Result<TCPConnection, LoopError>) -> Void
+    ) {
+        guard !tls.isServer else {
+            completion(.failure(.tls(.tlsConfigurationInvalid, operation: "TCPConnection.connect(tls:)", message: "a client needs a client configuration: TLSConfiguration.client()", context: "\(host):\(port)")))
+            return
+        }
+        let tlsContext: TLSContext
+        do {
+            tlsContext = try TLSContext(tls)
+        } catch {
+            completion(.failure(error))
+            return
+        }
+        let request = StreamFilterRequest(handshakeTimeout: tls.handshakeTimeout) { () throws(LoopError) -> any StreamFilter in
+            try TLSEngine(context: tlsContext, host: host, peer: "\(host):\(port)")
+        }
+        connect(host: host, port: port, context: context, filter: request, completion)
+    }
+
+    /// Connects to `host:port` over TLS (see `connect(host:port:tls:context:_:)`).
+    ///
+    /// ```swift
+    /// let connection = try await TCPConnection.connect(host: "example.com", port: 443, tls: .client())
+    /// ```
+    public static func connect(host: String, port: UInt16, tls: TLSConfiguration, context: AppContext? = nil) async throws(LoopError) -> TCPConnection {
+        let context = context ?? AppContext.current
+        let result: Result<TCPConnection, LoopError> = await withCheckedContinuation { continuation in
+            connect(host: host, port: port, tls: tls, context: context) { continuation.resume(returning: $0) }
+        }
+        return try result.get()
+    }
+}
