@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Compose", targets: ["Compose"]),
         .library(name: "ComposeApp", targets: ["ComposeApp"]),
         .library(name: "ComposePersistence", targets: ["ComposePersistence"]),
+        .library(name: "ComposeConfiguration", targets: ["ComposeConfiguration"]),
         .library(name: "ComposeTesting", targets: ["ComposeTesting"]),
         .executable(name: "compose", targets: ["ComposeTool"]),
     ],
@@ -24,10 +25,11 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // The virtual clock's queue of due actions (HeapModule).
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        // The app's configuration (ComposeApp): command line and environment.
-        // No JSON trait: it pulls in all of Foundation (JSONSerialization);
-        // ComposeApp reads JSON files with FoundationEssentials instead.
-        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["CommandLineArguments"]),
+        // swift-configuration's ConfigReader over an app's configuration
+        // (ComposeConfiguration, opt-in: its core needs FoundationEssentials).
+        // No trait: JSON pulls in all of Foundation (JSONSerialization), and
+        // ComposeApp reads the command line itself.
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
         // Tests only: the property-based tests of the line splitter and stores.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // Metrics (ComposeApp): CoreMetrics only, a no-op until an app
@@ -53,7 +55,6 @@ let package = Package(
             dependencies: [
                 "Compose", "CLibUV",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
@@ -64,6 +65,15 @@ let package = Package(
         .target(
             name: "ComposePersistence",
             dependencies: ["ComposeApp", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        // Configuration files (JSON) and swift-configuration's ConfigReader
+        // over an app's configuration: a module of its own because both
+        // need FoundationEssentials, which apps that read only flags and
+        // variables should not load.
+        .target(
+            name: "ComposeConfiguration",
+            dependencies: ["ComposeApp", .product(name: "Configuration", package: "swift-configuration")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -84,7 +94,7 @@ let package = Package(
         .testTarget(
             name: "ComposeTestingTests",
             dependencies: [
-                "ComposeTesting",
+                "ComposeTesting", "ComposePersistence",
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
@@ -98,7 +108,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ComposeChat",
-            dependencies: ["ComposeApp", .product(name: "Prometheus", package: "swift-prometheus")],
+            dependencies: ["ComposeApp", "ComposeConfiguration", .product(name: "Prometheus", package: "swift-prometheus")],
             path: "Examples/Chat",
             swiftSettings: strictSettings
         ),
@@ -163,7 +173,7 @@ let package = Package(
             name: "ComposeAppTests",
             dependencies: [
                 "ComposeApp", "ComposeTesting", "ComposeFixture", "ComposeChat", "ComposeRelay", "ComposeStepper",
-                "ComposePersistence", "PersistFixture",
+                "ComposePersistence", "ComposeConfiguration", "PersistFixture",
                 // `compose inspect` against the chat daemon (InspectEndToEndTests).
                 "ComposeTool",
                 .product(name: "PropertyBased", package: "swift-property-based"),
@@ -184,7 +194,7 @@ let package = Package(
         // (plain `import`, never `@testable`).
         .testTarget(
             name: "ReadmeSamplesTests",
-            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeStepper"],
+            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeConfiguration", "ComposeStepper"],
             swiftSettings: strictSettings
         ),
     ],

@@ -126,13 +126,17 @@ final class Runtime {
         }
     }
 
-    /// The app's state persistence, when its configuration asks for one:
-    /// installed before the root binds (persisted stores restore then), in
-    /// the app's state directory.
+    /// The app's state storage, the files of its state directory, offered
+    /// for its first persisted store to install ComposePersistence's back
+    /// end on (nothing is made for an app that persists nothing); and the
+    /// back end its configuration names, if any, installed before the root
+    /// binds (persisted stores restore then).
     private func installStatePersistence() {
-        guard let factory = configuration.statePersistence else { return }
-        let directory = configuration.resolvedStateDirectory(app: StartupConfiguration.executableName ?? context.name)
-        context.statePersistence = factory.make(context, FileStateStorage(directory: directory))
+        let configuration = configuration
+        let app = StartupConfiguration.executableName ?? context.name
+        context.offerStateStorage { FileStateStorage(directory: configuration.resolvedStateDirectory(app: app)) }
+        guard let factory = configuration.statePersistence, let storage = context.stateStorage else { return }
+        context.statePersistence = factory.make(context, storage)
     }
 
     // MARK: Signals
