@@ -2,22 +2,65 @@
 /// environment, spelled as swift-configuration's providers spell them:
 /// `roomCapacity` is `--room-capacity` and `ROOM_CAPACITY`, `http.port` is
 /// `--http-port` and `HTTP_PORT`.
+///
+/// Keys are spelled byte by byte when they are ASCII (nearly always):
+/// walking a string's `Character`s runs the standard library's grapheme
+/// breaking and Unicode property lookups, which cost every lookup of a
+/// setting tens of thousands of instructions at startup (docs/footprint.md).
 enum ConfigKeyNames {
     /// The components of a dotted key: `["http", "port"]` for `http.port`.
     static func components(_ key: String) -> [String] {
-        key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        key.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// `--room-capacity` for `roomCapacity`, `--http-port` for `http.port`.
     static func flag(_ key: String) -> String {
-        "--" + components(key).map { splitCamelCase($0, with: "-").lowercased() }.joined(separator: "-")
+        guard key.utf8.allSatisfy({ $0 < 0x80 }) else { return unicodeFlag(key) }
+        var bytes: [UInt8] = [UInt8(ascii: "-"), UInt8(ascii: "-")]
+        bytes.reserveCapacity(key.utf8.count + 8)
+        var previous: UInt8 = 0
+        for byte in key.utf8 {
+            if byte == UInt8(ascii: ".") {
+                bytes.append(UInt8(ascii: "-"))
+            } else {
+                if isLowercase(previous), isUppercase(byte) { bytes.append(UInt8(ascii: "-")) }
+                bytes.append(isUppercase(byte) ? byte + 0x20 : byte)
+            }
+            previous = byte == UInt8(ascii: ".") ? 0 : byte
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `CHAT_ROOM_CAPACITY` for `roomCapacity` with the prefix `CHAT`.
     static func environment(_ key: String, prefix: String?) -> String {
-        let all = (prefix.map { [$0.lowercased()] } ?? []) + components(key)
-        return all.map { component in
-            String(splitCamelCase(component, with: "_").uppercased().map { isLetterOrNumber($0) ? $0 : "_" })
+        let whole = prefix.map { $0.lowercased() + "." + key } ?? key
+        guard whole.utf8.allSatisfy({ $0 < 0x80 }) else { return unicodeEnvironment(whole) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(whole.utf8.count + 8)
+        var previous: UInt8 = 0
+        for byte in whole.utf8 {
+            if isLowercase(previous), isUppercase(byte) { bytes.append(UInt8(ascii: "_")) }
+            bytes.append(isLowercase(byte) ? byte - 0x20 : isLetterOrDigit(byte) ? byte : UInt8(ascii: "_"))
+            previous = byte == UInt8(ascii: ".") ? 0 : byte
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func isLowercase(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
+    static func isUppercase(_ byte: UInt8) -> Bool { byte >= 0x41 && byte <= 0x5A }
+    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+        isLowercase(byte) || isUppercase(byte) || (byte >= 0x30 && byte <= 0x39)
+    }
+
+    // MARK: Keys that are not ASCII
+
+    private static func unicodeFlag(_ key: String) -> String {
+        "--" + components(key).map { splitCamelCase($0, with: "-").lowercased() }.joined(separator: "-")
+    }
+
+    private static func unicodeEnvironment(_ whole: String) -> String {
+        components(whole).map { component in
+            String(splitCamelCase(component, with: "_").uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
         }.joined(separator: "_")
     }
 
@@ -26,31 +69,10 @@ enum ConfigKeyNames {
         var result = ""
         var previous: Character?
         for character in component {
-            if let previous, isLowercase(previous), isUppercase(character) { result.append(separator) }
+            if let previous, previous.isLowercase, character.isUppercase { result.append(separator) }
             result.append(character)
             previous = character
         }
         return result
-    }
-
-    // ASCII first: keys are nearly always ASCII, and Character's Unicode
-    // properties cost a lookup in the standard library's tables (pages of
-    // memory every app would otherwise touch at startup).
-
-    static func isLowercase(_ character: Character) -> Bool {
-        if let ascii = character.asciiValue { return ascii >= 0x61 && ascii <= 0x7A }
-        return character.isLowercase
-    }
-
-    static func isUppercase(_ character: Character) -> Bool {
-        if let ascii = character.asciiValue { return ascii >= 0x41 && ascii <= 0x5A }
-        return character.isUppercase
-    }
-
-    private static func isLetterOrNumber(_ character: Character) -> Bool {
-        if let ascii = character.asciiValue {
-            return (ascii >= 0x30 && ascii <= 0x39) || (ascii >= 0x41 && ascii <= 0x5A) || (ascii >= 0x61 && ascii <= 0x7A)
-        }
-        return character.isLetter || character.isNumber
     }
 }

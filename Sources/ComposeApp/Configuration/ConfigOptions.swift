@@ -152,17 +152,13 @@ extension ConfigOptions {
 
         /// `HIT_COUNTER_APP` for the label `hitCounterApp`, `KVRESP` for
         /// `kVResp` (the type `KVResp`): a word starts where a lowercase
-        /// letter meets an uppercase one, as in the configuration's keys.
+        /// letter meets an uppercase one, as in the configuration's keys,
+        /// and anything but a letter or a digit is `_`.
         static func prefix(forApp label: String) -> String? {
             guard let first = label.first else { return nil }
-            var prefix = ""
-            var previous: Character?
-            for character in first.uppercased() + label.dropFirst() {
-                if let previous, ConfigKeyNames.isLowercase(previous), ConfigKeyNames.isUppercase(character) { prefix.append("_") }
-                prefix.append(character)
-                previous = character
-            }
-            return prefix.uppercased()
+            // The type's name (`KVResp`, not the label's `kVResp`), spelled
+            // as the environment spells a key.
+            return ConfigKeyNames.environment(first.uppercased() + label.dropFirst(), prefix: nil)
         }
 
         /// What it is, for messages: `the app's name`, `CHAT` or `none`.
