@@ -17,7 +17,7 @@ extension AppConfiguration {
     ///
     /// It reads what the configuration's own methods read, in the same
     /// order, and its reads count for `--help` and the unknown options
-    /// (``AppConfiguration/reportUnreadArguments()``) as theirs do. Made on
+    /// (`AppConfiguration.reportUnreadArguments()`) as theirs do. Made on
     /// first use, then the same reader for the configuration's life.
     public var reader: ConfigReader {
         if let box = extensionStore as? ReaderBox { return box.reader }

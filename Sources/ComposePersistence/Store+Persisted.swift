@@ -8,7 +8,7 @@ extension Store where State: Codable {
     /// Importing ComposePersistence is the whole opt-in: when the store is
     /// bound in an app whose context has no back end yet
     /// (`AppContext.statePersistence`), it installs
-    /// ``StatePersistenceFactory/json(debounce:maximumWait:)`` with its
+    /// ``ComposeApp/StatePersistenceFactory/json(debounce:maximumWait:)`` with its
     /// defaults on the app's state storage (`AppContext.stateStorage`: JSON
     /// files in the app's state directory, memory in a `TestApp`). An app
     /// that wants other timing, or another back end, names it in its
@@ -24,7 +24,7 @@ extension Store where State: Codable {
 
 /// The back end a persisted store installs in an app that has none.
 enum DefaultStatePersistence {
-    /// Installs ``StatePersistenceFactory/json(debounce:maximumWait:)``
+    /// Installs ``ComposeApp/StatePersistenceFactory/json(debounce:maximumWait:)``
     /// with its defaults on `context`'s state storage, unless the context
     /// has a back end already; `nil` when it has neither (a bare context).
     @MainActor

@@ -96,13 +96,17 @@ extension AppConfiguration {
     /// - Returns: The flags reported, as written (`--prot`).
     @discardableResult
     public func reportUnreadArguments() -> [String] {
-        var known = Set(accessLog.entries.map { ConfigKeyNames.flag($0.key) })
+        // Arrays, not a Set: tens of flags at most, and no search of the
+        // runtime's conformance records for `String: Hashable` at startup.
+        let flags = arguments.filter { $0.hasPrefix("--") && $0 != "--" }
+        guard !flags.isEmpty else { return [] }
+        var known = accessLog.entries.map { ConfigKeyNames.flag($0.key) }
         let fileFlag = ConfigKeyNames.flag(options.fileKey)
-        if options.fileFormat != nil { known.insert(fileFlag) }
-        for key in options.descriptions.keys { known.insert(ConfigKeyNames.flag(key)) }
-        for key in options.defaults.keys { known.insert(ConfigKeyNames.flag(key)) }
+        if options.fileFormat != nil { known.append(fileFlag) }
+        known += options.descriptions.keys.map(ConfigKeyNames.flag)
+        known += options.defaults.keys.map(ConfigKeyNames.flag)
         var unread: [String] = []
-        for argument in arguments where argument.hasPrefix("--") && argument != "--" {
+        for argument in flags {
             let flag = String(argument.prefix { $0 != "=" })
             guard !known.contains(flag), !unread.contains(flag) else { continue }
             unread.append(flag)

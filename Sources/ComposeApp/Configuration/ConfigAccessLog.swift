@@ -19,9 +19,12 @@ package final class ConfigAccessLog: Sendable {
         package let value: AppConfiguration.Value?
     }
 
+    /// The entries in the order of their first read. Searched in order:
+    /// an app reads tens of settings, and a `Set<String>` would cost every
+    /// app's startup a search of the runtime's conformance records for
+    /// `String: Hashable` (docs/footprint.md).
     private struct State {
         var order: [Entry] = []
-        var seen: Set<String> = []
     }
 
     private let state = Mutex(State())
@@ -30,7 +33,7 @@ package final class ConfigAccessLog: Sendable {
     /// of a key only).
     package func record(key: String, type: AppConfiguration.ValueType, value: AppConfiguration.Value?) {
         state.withLock { state in
-            guard state.seen.insert(key).inserted else { return }
+            guard !state.order.contains(where: { $0.key == key }) else { return }
             state.order.append(Entry(key: key, type: type, value: value))
         }
     }
@@ -38,10 +41,5 @@ package final class ConfigAccessLog: Sendable {
     /// Every key read so far, in the order of its first read.
     package var entries: [Entry] {
         state.withLock { $0.order }
-    }
-
-    /// Whether `key` has been read.
-    func hasRead(_ key: String) -> Bool {
-        state.withLock { $0.seen.contains(key) }
     }
 }

@@ -42,7 +42,17 @@ package final class ConfigLayers: Sendable {
     /// none has one, or when the first that has one holds something that
     /// does not convert (the search ends there).
     package func lookUp(_ key: String, as type: AppConfiguration.ValueType) -> AppConfiguration.Value? {
-        Self.lookUp(key, as: type, in: all)
+        do {
+            for layer in above {
+                if let value = try layer.value(forKey: key, as: type) { return value }
+            }
+            let (environment, file) = state.withLock { ($0.environment, $0.file) }
+            if let value = try environment.value(forKey: key, as: type) { return value }
+            if let value = try file?.value(forKey: key, as: type) { return value }
+            return try defaults.value(forKey: key, as: type)
+        } catch {
+            return nil
+        }
     }
 
     package static func lookUp(_ key: String, as type: AppConfiguration.ValueType, in layers: [any ConfigLayer]) -> AppConfiguration.Value? {

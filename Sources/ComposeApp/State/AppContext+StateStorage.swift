@@ -11,7 +11,7 @@ extension AppContext {
     /// first use, so an app that persists nothing makes none; a `TestApp`
     /// its in-memory storage. `nil` in a bare context. Setting it replaces
     /// what an app's later stores install on; a back end already installed
-    /// (``AppContext/statePersistence``) keeps its own.
+    /// (`AppContext.statePersistence`) keeps its own.
     public var stateStorage: (any StateStorage)? {
         get {
             guard let slot = stateStorageStore as? StateStorageSlot else { return nil }

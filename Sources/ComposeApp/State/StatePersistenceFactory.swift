@@ -2,7 +2,7 @@
 /// `StatePersisting` installed on the app's context
 /// (`AppContext.statePersistence`).
 ///
-/// The runtime hands it the app's state storage (``AppContext/stateStorage``:
+/// The runtime hands it the app's state storage (`AppContext.stateStorage`:
 /// a ``FileStateStorage`` in the app's state directory); ComposeTesting's
 /// `TestApp` hands it an in-memory storage instead, so the same
 /// coordinator, with the same timing and migrations, runs in tests
