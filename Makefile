@@ -150,14 +150,15 @@ bench-instructions: deps
 	cd Benchmarks && $(SWIFT) build -c release --product InstructionCounts && python3 scripts/instructions.py
 
 # System calls (strace -f -c) and instructions (callgrind) per message of
-# the echo servers, Compose's and the C one, from two runs of different
+# the echo servers, Compose's and the C one (and, with ARGS="--servers
+# EchoFramed --loads 1,2", the echo through ComposeFraming's frames), from two runs of different
 # message counts (Benchmarks/scripts/echo_counts.py): repeatable on a busy
 # machine, where the echo's wall times are not. Takes a few minutes.
 bench-echo-counts: deps
 	@command -v valgrind >/dev/null 2>&1 || { echo "Installing valgrind with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; }
 	@command -v strace >/dev/null 2>&1 || { echo "Installing strace with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq strace; }
 	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
-	cd Benchmarks && $(SWIFT) build -c release --product EchoCompose && $(SWIFT) build -c release --product EchoC && $(SWIFT) build -c release --product EchoLoad && python3 scripts/echo_counts.py $(ARGS)
+	cd Benchmarks && $(SWIFT) build -c release --product EchoCompose && $(SWIFT) build -c release --product EchoFramed && $(SWIFT) build -c release --product EchoC && $(SWIFT) build -c release --product EchoLoad && python3 scripts/echo_counts.py $(ARGS)
 
 # Scenarios of the fixture app (Tests/Fixtures/AppFixture) under valgrind's
 # memcheck; fails on a definite leak or an invalid read or write. See
@@ -204,12 +205,12 @@ uninstall:
 	rm -rf "$(DESTDIR)$(PREFIX)/lib/compose"
 
 # The API reference and articles: the DocC catalogs of Compose, ComposeApp,
-# ComposePersistence, ComposeConfiguration and ComposeTesting (Sources/*/*.docc), built by
+# ComposePersistence, ComposeConfiguration, ComposeFraming and ComposeTesting (Sources/*/*.docc), built by
 # swift-docc-plugin with warnings as errors (a broken link or a bad symbol
 # reference fails), then scripts/doc-coverage.py fails on any public symbol
 # without a doc comment. No network needed. Its own scratch path, so it
 # never invalidates the test build. Archives: .build-docs/plugins/Swift-DocC/outputs/.
-DOC_TARGETS := Compose ComposeApp ComposePersistence ComposeConfiguration ComposeTesting
+DOC_TARGETS := Compose ComposeApp ComposePersistence ComposeConfiguration ComposeFraming ComposeTesting
 docs: deps
 	$(SWIFT) package --scratch-path .build-docs generate-documentation \
 		$(foreach t,$(DOC_TARGETS),--target $(t)) --warnings-as-errors

@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ComposeApp", targets: ["ComposeApp"]),
         .library(name: "ComposePersistence", targets: ["ComposePersistence"]),
         .library(name: "ComposeConfiguration", targets: ["ComposeConfiguration"]),
+        .library(name: "ComposeFraming", targets: ["ComposeFraming"]),
         .library(name: "ComposeTesting", targets: ["ComposeTesting"]),
         .executable(name: "compose", targets: ["ComposeTool"]),
     ],
@@ -38,6 +39,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // `make docs`: the DocC catalogs (Sources/*/*.docc) with warnings as errors.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // ComposeFraming: SwiftNIO's ByteBuffer (NIOCore), the buffer type
+        // of protocol code (docs/protocols.md says why it is not linked
+        // into ComposeApp).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(
@@ -74,6 +79,15 @@ let package = Package(
         .target(
             name: "ComposeConfiguration",
             dependencies: ["ComposeApp", .product(name: "Configuration", package: "swift-configuration")],
+            swiftSettings: strictSettings
+        ),
+        // Frames on byte streams: decoders and encoders over SwiftNIO's
+        // ByteBuffer, for connections, child processes and standard input.
+        // A module of its own so that apps which speak only lines do not
+        // link NIOCore (+244 KiB of resident memory for the echo daemon).
+        .target(
+            name: "ComposeFraming",
+            dependencies: ["ComposeApp", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -174,12 +188,22 @@ let package = Package(
             dependencies: [
                 "ComposeApp", "ComposeTesting", "ComposeFixture", "ComposeChat", "ComposeRelay", "ComposeStepper",
                 "ComposePersistence", "ComposeConfiguration", "PersistFixture",
+                // Frames over real sockets (FramingSocketTests).
+                "ComposeFraming",
                 // `compose inspect` against the chat daemon (InspectEndToEndTests).
                 "ComposeTool",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             path: "Tests/ComposeAppTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ComposeFramingTests",
+            dependencies: [
+                "ComposeFraming", "ComposeTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -194,7 +218,7 @@ let package = Package(
         // (plain `import`, never `@testable`).
         .testTarget(
             name: "ReadmeSamplesTests",
-            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeConfiguration", "ComposeStepper"],
+            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeConfiguration", "ComposeStepper", "ComposeFraming"],
             swiftSettings: strictSettings
         ),
     ],

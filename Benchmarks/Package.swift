@@ -69,6 +69,9 @@ let package = Package(
                 .product(name: "ComposeApp", package: "Compose"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                // IsolationCost: closures handed to nonisolated functions
+                // ([UInt8]'s and ByteBuffer's), ByteBuffer's search.
+                .product(name: "ComposeFraming", package: "Compose"),
             ],
             swiftSettings: strictSettings
         ),
@@ -119,6 +122,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "EchoC", cSettings: cSettings, linkerSettings: libuv),
+        // The same daemon through frames (ComposeFraming, NIOCore's
+        // ByteBuffer): what framing costs per message and in memory
+        // (docs/protocols.md).
+        .executableTarget(
+            name: "EchoFramed",
+            dependencies: [.product(name: "ComposeFraming", package: "Compose")],
+            swiftSettings: strictSettings
+        ),
         // Memory (docs/footprint.md): the echo daemon linked with
         // -static-stdlib (a symbolic link to EchoCompose's source), and the
         // floor under any Swift program, one that only waits, linked the

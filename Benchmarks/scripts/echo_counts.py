@@ -15,8 +15,11 @@ server when nothing is batched) and one 16 KiB chunk the client writes for
 stream (the server reads and writes them in whatever pieces the socket
 gives).
 
+EchoFramed (the echo through ComposeFraming's frames of 64 bytes) runs when
+named: --servers EchoFramed --loads 1,2 (docs/protocols.md).
+
 Usage: scripts/echo_counts.py [--bin DIR] [--quick] [--repeat K] [--only syscalls|instructions]
-                              [--servers EchoCompose,EchoC] [--loads 1,2,3]
+                              [--servers EchoCompose,EchoC,EchoFramed] [--loads 1,2,3]
 Prints a markdown table, then the system calls of one message by name.
 """
 import argparse
@@ -165,7 +168,7 @@ def main():
     parser.add_argument("--quick", action="store_true", help="fewer messages (a smoke test)")
     parser.add_argument("--repeat", type=int, default=1, help="pairs of runs per figure (median)")
     parser.add_argument("--only", choices=["syscalls", "instructions"])
-    parser.add_argument("--servers", default=",".join(SERVERS), help="comma-separated: EchoCompose,EchoC")
+    parser.add_argument("--servers", default=",".join(SERVERS), help="comma-separated: EchoCompose,EchoC,EchoFramed")
     parser.add_argument("--loads", default="", help="comma-separated load numbers (1-3), all by default")
     args = parser.parse_args()
     BIN = args.bin

@@ -99,6 +99,25 @@ def main():
                             ("a follower attached (`follow`)", following)):
             print(f"| {name:<49} | {value:8.1f} | {value / off:5.2f}x |")
         print()
+        # IsolationCost: a closure formed in main-actor code and handed to
+        # a nonisolated function that is not inlined pays an executor check.
+        isolation = [
+            ("[UInt8].withUnsafeBytes, main-actor closure", "isolation-array-main"),
+            ("hash a 64-byte [UInt8] key, @MainActor class method", "isolation-class-hash"),
+            ("the same, nonisolated method of that class", "isolation-class-nonisolated-hash"),
+            ("the same, method of a plain struct", "isolation-struct-hash"),
+            ("ByteBuffer.withUnsafeReadableBytes, main-actor closure (inlined)", "isolation-bytebuffer-main"),
+            ("ByteBuffer.hashValue, 64 bytes", "isolation-bytebuffer-hash"),
+            ("search 64 bytes: readableBytesView.firstIndex(of:)", "isolation-view-search"),
+            ("search 64 bytes: ByteBuffer.firstIndex(of:) (memchr)", "isolation-memchr-search"),
+            ("search 4 KiB: readableBytesView.firstIndex(of:)", "isolation-view-search-4k"),
+            ("search 4 KiB: ByteBuffer.firstIndex(of:) (memchr)", "isolation-memchr-search-4k"),
+        ]
+        print("| IsolationCost: one call (instructions)                            | per call |")
+        print("|-------------------------------------------------------------------|---------:|")
+        for name, case in isolation:
+            print(f"| {name:<65} | {cost(case):8.1f} |")
+        print()
         print("\n".join(targets))
 
 

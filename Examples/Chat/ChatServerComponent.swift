@@ -21,7 +21,10 @@ extension ChatServerComponent {
     var observers: Void {
         listener += { connection in
             connection.maximumLineLength = .bytes(settings.maxLineLength)
-            connection.maximumQueuedBytes = settings.sendQueueLimit
+            // Chat messages are small: a member who falls sendQueue
+            // behind is cut off at once, and one who stops reading with a
+            // quarter of it waiting, after 30 s.
+            connection.sendQueueLimits = SendQueueLimits(soft: settings.sendQueueLimit / 4, hard: settings.sendQueueLimit)
             hub.connected(connection)
             sessions.add {
                 SessionComponent(connection: connection, hub: hub, idleTimeout: settings.idleTimeout)

@@ -29,7 +29,9 @@ struct ChatSettings {
     var maxLineLength = 4096
     /// The most bytes that may wait for a client that does not read what
     /// the room says; past it the client is disconnected and the room told
-    /// why (so one client cannot make the daemon buffer without bound).
+    /// why (so one client cannot make the daemon buffer without bound). A
+    /// client that stops reading with a quarter of it waiting is
+    /// disconnected after 30 s (the connection's soft limit).
     var sendQueueLimit = 256 * 1024
     /// The port `GET /metrics` answers on (Prometheus text); `nil`, the
     /// default, serves no metrics.
@@ -48,7 +50,7 @@ extension ChatSettings {
             "idleSeconds": "A client silent this long is disconnected.",
             "roomCapacity": "The most members a room holds; /join to a full room is refused.",
             "maxLine": "The longest line a client may send, in bytes; a longer one disconnects that client.",
-            "sendQueue": "The most bytes that may wait for a client that does not read; past it, that client is disconnected.",
+            "sendQueue": "The most bytes that may wait for a client that does not read; past it, that client is disconnected (and after 30 s above a quarter of it).",
             "metricsPort": "Serve GET /metrics (Prometheus text) on this port of 127.0.0.1; 0 picks a free one. Off unless set.",
         ]
     )

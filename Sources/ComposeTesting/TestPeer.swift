@@ -35,8 +35,21 @@ public final class TestPeer {
     /// Everything the app wrote to this client, as UTF-8 text.
     public var receivedText: String { String(decoding: peer.received, as: UTF8.self) }
 
-    /// Whether the app ended the connection (closed it or half-closed it).
+    /// Whether the app ended the connection (closed it, half-closed it or
+    /// reset it).
     public var isClosedByApp: Bool { peer.inputEnded }
+
+    /// Whether the app reset the connection rather than closed it: it cut
+    /// this peer off for not reading what it was sent
+    /// (`TCPConnection.sendQueueLimits`, `closeFlushTimeout`), and a real
+    /// client would read `ECONNRESET`, not end of input.
+    ///
+    /// ```swift
+    /// peer.stopReading()
+    /// peer.write("flood\n")                  // the app writes 100 MiB back
+    /// #expect(peer.isResetByApp)            // past the hard limit
+    /// ```
+    public var isResetByApp: Bool { peer.isResetByApp }
 
     /// Sends the UTF-8 bytes of `text`.
     public func write(_ text: String) {
@@ -56,17 +69,40 @@ public final class TestPeer {
 
     /// Stops reading, as a client that no longer reads: its receive buffer
     /// takes `window` more bytes, then the app's writes queue up (and its
-    /// back-pressure, `TCPConnection.maximumQueuedBytes` and
-    /// `TCPConnection.closeFlushTimeout` come into play). What arrives
+    /// back-pressure, `TCPConnection.sendQueueLimits` and
+    /// `TCPConnection.closeFlushTimeout` come into play: the soft limit's
+    /// grace period runs on the app's virtual clock). What arrives
     /// meanwhile is in ``received`` only after ``resumeReading()``.
+    ///
+    /// A peer that reads takes what the app writes as a socket does: up to
+    /// 256 KiB at each step of the clock, so a larger reply queues in the
+    /// app and drains at once, in virtual time, as it would to a client
+    /// that reads.
     ///
     /// ```swift
     /// peer.stopReading()
     /// peer.write("flood\n")                  // the app writes 10 MiB back
-    /// #expect(peer.isClosedByApp)           // sendQueueExceeded
+    /// app.advance(by: .seconds(30))         // the soft limit's grace period
+    /// #expect(peer.isResetByApp)            // sendQueueExceeded
     /// ```
     public func stopReading(window: Int = 64 * 1024) {
         peer.stopReading(window: window)
+    }
+
+    /// While stopped (``stopReading(window:)``), reads `count` bytes of
+    /// what the buffer holds: they arrive in ``received``, and the buffer
+    /// takes as many more of the app's queued writes. A client that reads
+    /// slowly, a little at a time.
+    ///
+    /// ```swift
+    /// peer.stopReading()
+    /// for _ in 0..<60 {
+    ///     app.advance(by: .seconds(1))
+    ///     peer.read(upTo: 16 * 1024)         // 16 KiB a second
+    /// }
+    /// ```
+    public func read(upTo count: Int) {
+        run("TestPeer.read(upTo:)") { peer.read(upTo: count) }
     }
 
     /// Reads again: what the buffer held arrives, and the app's queued

@@ -300,10 +300,25 @@ import Testing
 
         // 20,000 messages in one go: far more than carl's 256 KiB queue.
         ada.write(String(repeating: "can you hear me?\n", count: 20_000))
-        #expect(carl.isClosedByApp)
+        #expect(carl.isResetByApp)                 // the hard limit: at once
         #expect(ada.readLines() == ["* carl left lab (too far behind: not reading)"])
         ada.write("/who\n")
         #expect(ada.readLines() == ["Here: ada"])
+        #expect(app.diagnostics.isEmpty)
+    }
+
+    @Test func aMemberWhoStopsReadingInAQuietRoomIsCutOffAfterTheGracePeriod() throws {
+        let app = TestApp(ChatApp.self)
+        let (ada, carl) = try twoInLab(app, second: "carl")
+        carl.stopReading(window: 16 * 1024)
+        // ~100 KiB for carl: above a quarter of the 256 KiB limit (the
+        // soft limit), under the limit itself; then the room goes quiet.
+        ada.write(String(repeating: "still there?\n", count: 5_000))
+        app.advance(by: .seconds(29))
+        #expect(!carl.isClosedByApp)
+        app.advance(by: .seconds(1))
+        #expect(carl.isResetByApp)
+        #expect(ada.readLines() == ["* carl left lab (too far behind: not reading)"])
         #expect(app.diagnostics.isEmpty)
     }
 

@@ -35,4 +35,18 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "/tmp/compose-fixture-files-\(app.pid)"))
         #expect(!app.errors.text.contains("leaked"), "\(app.transcript)")
     }
+
+    /// Reads in libuv's thread pool when the app shuts down (FIFOs
+    /// without a writer among them): the shutdown waits for each request's
+    /// callback, every read answers, and the app exits 0 well within its
+    /// deadline (2 s here), leaving no handle open.
+    @Test func readsInFlightAtTheShutdownAllAnswerAndTheAppExitsWithinItsDeadline() async throws {
+        let app = try FixtureProcess("readFiles", environment: ["COMPOSE_DEADLINE_MS": "2000"])
+        let status = await app.waitForExit()
+        #expect(status == 0, "\(app.transcript)")
+        #expect(app.output.lines.contains("reads done 32 4"), "\(app.transcript)")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/compose-fixture-reads-\(app.pid)"))
+        #expect(!app.errors.text.contains("deadline"), "\(app.transcript)")
+        #expect(!app.errors.text.contains("leaked"), "\(app.transcript)")
+    }
 }

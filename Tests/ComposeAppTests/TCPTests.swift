@@ -231,8 +231,9 @@ struct Weak<Object: AnyObject> {
             let log: LineLog
             var observers: Void {
                 didAppear += {
-                    // 8 MiB at once, on purpose: more than the slow-consumer limit.
-                    connection.maximumQueuedBytes = .max
+                    // 8 MiB at once, on purpose: more than the slow-consumer
+                    // limits, which this test is not about.
+                    connection.sendQueueLimits = .unlimited
                     let chunk = [UInt8](repeating: 1, count: 256 * 1024)
                     for _ in 0..<32 { connection.write(chunk) }
                 }

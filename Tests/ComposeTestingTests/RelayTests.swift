@@ -50,7 +50,7 @@ final class Pairing {
         let chunk = [UInt8](repeating: 7, count: 16 * 1024)
         for _ in 0..<640 { sender.write(chunk) }          // 10 MiB
         let sink = pairing.connections[1]
-        // Paused at the high-water mark: far below the 4 MiB limit.
+        // Paused at the high-water mark: far below the 4 MiB soft limit.
         #expect(sink.queuedBytes >= sink.highWaterMark)
         #expect(sink.queuedBytes <= sink.highWaterMark + chunk.count)
         #expect(sink.isOpen)
@@ -70,7 +70,11 @@ final class Pairing {
         receiver.stopReading(window: 64 * 1024)
         let chunk = [UInt8](repeating: 7, count: 16 * 1024)
         for _ in 0..<640 { sender.write(chunk) }
+        // 10 MiB queued: above the soft limit, under the hard one. The
+        // receiver reads nothing in the grace period, so it is cut off.
+        #expect(pairing.errors.isEmpty)
+        app.advance(by: .seconds(30))
         #expect(pairing.errors.map(\.kind) == [.sendQueueExceeded])
-        #expect(receiver.isClosedByApp)
+        #expect(receiver.isResetByApp)
     }
 }

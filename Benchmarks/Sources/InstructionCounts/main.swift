@@ -143,6 +143,8 @@ func run(_ name: String, _ n: Int, _ sink: Sink) -> Bool {
         withExtendedLifetime(cancellables) {}
     case "inspection-off", "inspection-idle", "inspection-counting", "inspection-following":
         InspectionCost.run(InspectionCost.Mode(rawValue: parts.dropLast().joined(separator: "-"))!, observers: observers, n: n, sink: sink)
+    case _ where name.hasPrefix("isolation-"):
+        return IsolationCost.run(name, n: n, sink: sink)
     case "bind":
         // `bind-11111 10`: binds 10 trees of 11,111 components (BindCost.swift).
         return BindCost.run(components: observers, trees: n)

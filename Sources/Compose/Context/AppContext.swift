@@ -95,6 +95,10 @@ public final class AppContext {
     /// Where ComposeApp keeps the app's metrics (swift-metrics objects,
     /// made once per context); `nil` until it makes them.
     package var metricsStore: AnyObject?
+    /// Where ComposeFraming keeps the buffers its streams share (a spare
+    /// input buffer, the encoders' scratch buffer); `nil` until it needs
+    /// them.
+    package var framingStore: AnyObject?
 
     /// Makes a context.
     ///

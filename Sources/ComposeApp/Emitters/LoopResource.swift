@@ -17,6 +17,7 @@ package import Logging
 /// | ``ProcessSignal`` | listens | stops listening | as `stop()` |
 /// | ``StandardInput`` | reads | stops reading | as `stop()` |
 /// | ``FileWatcher`` | watches | stops watching | for good |
+/// | ``FileTail`` | follows its path | stops (a restart goes on in the same file) | for good |
 /// | ``TCPServer`` | listens | stops listening | as `stop()` |
 /// | ``TCPConnection`` | reads | pauses reading | writes out the queue, closes |
 /// | ``ChildProcess`` | spawns the child | terminates it | closes its input, terminates it, for good |

@@ -44,12 +44,15 @@ public final class StandardInput: EmitterProtocol, LoopResource {
     public let errors = Emitter<LoopError>()
 
     private let fd: Int32
-    private var stream: StreamHandle?
-    private var file: FileReader?
+    private(set) var stream: StreamHandle?
+    private(set) var file: FileReader?
     /// In a test context: reading the test's standard input.
-    private var simulated: SimulatedStandardInput.Reader?
+    private(set) var simulated: SimulatedStandardInput.Reader?
     /// Splits what is read, within the line budget (made by ``start()``).
     private var lines: LineDelivery?
+    /// The frames of ComposeFraming's `frames(using:)`, once asked for:
+    /// the input goes to them instead of lines (StandardInput+Frames.swift).
+    var frameDelivery: FrameDelivery?
     /// The longest line sent (see ``LineLengthLimit``); a longer one is
     /// reported on ``errors`` and skipped.
     public var maximumLineLength: LineLengthLimit {
@@ -61,7 +64,11 @@ public final class StandardInput: EmitterProtocol, LoopResource {
     public private(set) var isAtEnd = false
 
     /// The emitters its component adopts.
-    public var offeredEmitters: [any EmitterProtocol] { [emitter, didReachEnd, errors] }
+    public var offeredEmitters: [any EmitterProtocol] {
+        var emitters: [any EmitterProtocol] = [emitter, didReachEnd, errors]
+        if let frameDelivery { emitters.append(frameDelivery.buffering.frames) }
+        return emitters
+    }
 
     /// Reads file descriptor 0 (or `fd`).
     ///
@@ -81,6 +88,7 @@ public final class StandardInput: EmitterProtocol, LoopResource {
     }
 
     isolated deinit {
+        frameDelivery?.close()
         stream?.close()
         file?.close()
         simulated?.close()
@@ -101,12 +109,14 @@ public final class StandardInput: EmitterProtocol, LoopResource {
             self?.deliver(piece)
         }
         self.lines = lines
+        defer { resumeFrames() }
         if let input = (emitter.ownerContext ?? AppContext.current)?.simulatedStandardInput {
             simulated = input.read(onRead)
             return
         }
         do {
             let loop = try EventLoop.resolve(emitter.ownerContext, for: "StandardInput.start")
+            frameDelivery?.reading(on: loop)
             if uv_guess_handle(fd) == UV_FILE {
                 let reader = FileReader(fd: fd, loop: loop)
                 file = reader
@@ -136,12 +146,17 @@ public final class StandardInput: EmitterProtocol, LoopResource {
     private func received(_ bytes: UnsafeRawBufferPointer?) {
         guard let bytes else {
             lines?.finish()
+            frameDelivery?.finish()
             isAtEnd = true
             stop()
             didReachEnd.send()
             return
         }
-        lines?.append(bytes)
+        if let frameDelivery {
+            frameDelivery.received(bytes)
+        } else {
+            lines?.append(bytes)
+        }
     }
 
     private func deliver(_ piece: LineBuffer.Piece) {
@@ -155,7 +170,7 @@ public final class StandardInput: EmitterProtocol, LoopResource {
         }
     }
 
-    private func failed(_ error: LoopError) {
+    func failed(_ error: LoopError) {
         logger.error("StandardInput: \(error)")
         stop()
         errors.send(error)

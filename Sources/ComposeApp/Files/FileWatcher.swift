@@ -52,14 +52,31 @@ import Glibc
 /// moved away, an event with ``path`` is reported as
 /// ``Event/Kind/deleted`` (or ``Event/Kind/renamed`` if something else
 /// already took the name); a deleted one reports nothing more, a moved one
-/// goes on reporting under the old path. To follow a name across editors'
-/// atomic saves, watch its directory.
+/// goes on reporting under the old path. Deleting a watched file is
+/// reported as ``Event/Kind/modified`` (its link count changed), then
+/// once as ``Event/Kind/deleted``. To follow a name across editors'
+/// atomic saves or log rotation, watch its directory (or use
+/// ``FileTail``).
 ///
-/// **In a test context** (`TestApp`) nothing is watched on disk: the test
-/// says what happened (`app.files.modify("/etc/myapp/app.toml")`), and the
-/// watchers of that path and of its directory get the event, with the
-/// semantics above; watching a path the test declared missing fails with
-/// `ENOENT`.
+/// What each operation gives, as pinned by a test on Linux:
+///
+/// | operation | watcher of the directory | watcher of the file |
+/// |---|---|---|
+/// | create `a` | `created a` | |
+/// | write to, append to, truncate or `touch` `a` | `modified a` per write | `modified` per write |
+/// | `mv a b` | `deleted a`, `created b` | `deleted` (`renamed` if a new `a` exists) |
+/// | `mv tmp a` (onto an existing `a`) | `deleted tmp`, `renamed a` | `modified`, `renamed` |
+/// | `rm a` | `deleted a` | `modified`, `deleted` |
+///
+/// A watcher derives these when it handles the events, from what the file
+/// system holds then: after `mv a a.1` and a new `a` made before it looks
+/// (logrotate is that fast), both events about `a` say `renamed`.
+///
+/// **In a test context** (`TestApp`) nothing is watched on disk: the
+/// watcher gets the events the test's simulated files give (`app.files`
+/// with `write`, `append`, `rename`, `delete`, ...), which are those Linux
+/// gives, and derives its events with the same code; watching a path the
+/// test declared missing fails with `ENOENT`.
 @MainActor
 public final class FileWatcher: EmitterProtocol, LoopResource {
     /// One change under the watched path.
@@ -108,10 +125,14 @@ public final class FileWatcher: EmitterProtocol, LoopResource {
     /// The emitters its component adopts.
     public var offeredEmitters: [any EmitterProtocol] { [emitter, errors] }
 
-    private var handle: FSEventHandle?
-    /// In a test context: the watch registered with its simulated files.
-    private var simulated: SimulatedFileSystem.Watch?
+    /// The watch, while watching (of inotify, or of a test context's
+    /// files).
+    private var watch: PathWatch?
     private var isClosed = false
+    /// The kind last reported for the watched path itself from a rename
+    /// event: libuv reports inotify's end of a watch (`IN_IGNORED`) as one
+    /// more rename, which is not reported again.
+    private var lastSelfRename: Event.Kind?
     private var isDirectory = false
     /// The names believed to exist in a watched directory, to tell
     /// `created` from `renamed`.
@@ -132,57 +153,38 @@ public final class FileWatcher: EmitterProtocol, LoopResource {
     }
 
     isolated deinit {
-        handle?.close()
-        simulated?.close()
+        watch?.close()
     }
 
     /// Whether the watcher is watching.
-    public var isWatching: Bool { handle != nil || simulated != nil }
+    public var isWatching: Bool { watch != nil }
 
     /// Starts watching. A failure (a missing path is `ENOENT`) is logged and
     /// sent on ``errors``; the watcher then stays stopped. Does nothing if it
     /// is already watching, or once closed.
     public func start() {
         guard !isClosed, !isWatching else { return }
-        if let files = (emitter.ownerContext ?? AppContext.current)?.simulatedFiles {
-            do {
-                simulated = try files.watch(path) { [weak self] event in self?.emitter.send(event) }
-            } catch {
-                failed(error)
-            }
-            return
-        }
-        let watcher: FSEventHandle
         do {
-            watcher = try FSEventHandle(loop: EventLoop.resolve(emitter.ownerContext, for: "FileWatcher(\(path)).start"))
-        } catch {
-            failed(error)
-            return
-        }
-        do {
-            try watcher.start(path: path, { [weak self] change in
+            watch = try PathWatch.start(path, context: emitter.ownerContext, for: "FileWatcher(\(path)).start", { [weak self] change in
                 self?.received(change)
             }, onError: { [weak self] error in
                 self?.failed(error)
             })
         } catch {
-            watcher.close()
             failed(error)
             return
         }
-        handle = watcher
+        lastSelfRename = nil
         // Listed after the watch started, so that no entry created in
         // between is missed (it is at worst reported as `renamed`).
-        isDirectory = Self.isDirectory(path)
-        knownNames = isDirectory ? Self.entries(of: path) : []
+        isDirectory = isDirectory(path)
+        knownNames = isDirectory ? entries(of: path) : []
     }
 
     /// Stops watching and closes the handle; ``start()`` starts again.
     public func stop() {
-        handle?.close()
-        handle = nil
-        simulated?.close()
-        simulated = nil
+        watch?.close()
+        watch = nil
         knownNames = []
     }
 
@@ -198,15 +200,20 @@ public final class FileWatcher: EmitterProtocol, LoopResource {
         guard let name = entryName(change.name) else {
             // About the watched file or directory itself.
             if change.renamed {
-                emitter.send(Event(path: path, kind: Self.exists(path) ? .renamed : .deleted))
+                let kind: Event.Kind = exists(path) ? .renamed : .deleted
+                guard kind != lastSelfRename else { return }
+                lastSelfRename = kind
+                emitter.send(Event(path: path, kind: kind))
             } else if change.changed {
+                lastSelfRename = nil
                 emitter.send(Event(path: path, kind: .modified))
             }
             return
         }
+        lastSelfRename = nil
         let entryPath = entryPath(name)
         if change.renamed {
-            if Self.exists(entryPath) {
+            if exists(entryPath) {
                 let known = !knownNames.insert(name).inserted
                 emitter.send(Event(path: entryPath, kind: known ? .renamed : .created))
             } else if knownNames.remove(name) != nil {
@@ -215,7 +222,7 @@ public final class FileWatcher: EmitterProtocol, LoopResource {
             // A name neither known nor present came and went before we
             // looked: nothing to report.
         } else if change.changed {
-            if Self.exists(entryPath) { knownNames.insert(name) }
+            if exists(entryPath) { knownNames.insert(name) }
             emitter.send(Event(path: entryPath, kind: .modified))
         }
     }
@@ -227,7 +234,7 @@ public final class FileWatcher: EmitterProtocol, LoopResource {
     /// present.
     private func entryName(_ name: String?) -> String? {
         guard isDirectory, let name else { return nil }
-        if name == Self.baseName(path), !knownNames.contains(name), !Self.exists(entryPath(name)) {
+        if name == Self.baseName(path), !knownNames.contains(name), !exists(entryPath(name)) {
             return nil
         }
         return name
@@ -243,6 +250,21 @@ public final class FileWatcher: EmitterProtocol, LoopResource {
     }
 
     // MARK: File system
+
+    // The file system the events are about: the kernel's, or the test
+    // context's, asked the same questions at the same moments.
+
+    private func exists(_ path: String) -> Bool {
+        watch?.files.map { $0.isKnown(path) } ?? Self.exists(path)
+    }
+
+    private func isDirectory(_ path: String) -> Bool {
+        watch?.files.map { $0.isDirectory(path) } ?? Self.isDirectory(path)
+    }
+
+    private func entries(of directory: String) -> Set<String> {
+        watch?.files.map { $0.entries(of: directory) } ?? Self.entries(of: directory)
+    }
 
     private static func exists(_ path: String) -> Bool {
         var info = stat()

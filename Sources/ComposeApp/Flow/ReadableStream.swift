@@ -21,6 +21,11 @@ public protocol WritableStream: AnyObject {
     func write(_ buffer: UnsafeRawBufferPointer) -> WriteResult
     /// Sent when a full stream is back at its low-water mark.
     var didBecomeWritable: SignalEmitter { get }
+    /// Whether the stream reached its high-water mark and has not drained
+    /// to its low one yet: writes should wait for ``didBecomeWritable``.
+    /// Frames decoded for this stream wait meanwhile (ComposeFraming's
+    /// `frames(using:pausedWhileFull:)`).
+    var isFull: Bool { get }
 }
 
 /// What a write to a ``WritableStream`` did with the bytes.

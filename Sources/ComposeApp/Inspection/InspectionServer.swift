@@ -111,8 +111,9 @@ final class InspectionServer {
         client.session = session
         connection.maximumLineLength = .bytes(InspectionRequest.maximumLineLength)
         // A tree of many components is a long reply: never a reason to
-        // cut a client off. Followers are bounded by the session instead.
-        connection.maximumQueuedBytes = 64 << 20
+        // cut a client off, and the default send queue limits judge the
+        // client's reading, not the reply's size (up to 64 MiB). Followers
+        // are bounded by the session instead.
         connection.highWaterMark = InspectionSession.followQueueLimit
         connection.lowWaterMark = InspectionSession.followQueueLimit / 4
         connection.pausesReadingWhenFull = false

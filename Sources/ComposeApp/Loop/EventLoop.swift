@@ -30,7 +30,8 @@ import Glibc
 final class EventLoop {
     let uv: UnsafeMutablePointer<uv_loop_t>
     private var mainQueuePoll: PollHandle?
-    private var isClosed = false
+    /// Torn down (``tearDown()``): `uv` is freed, nothing may use it.
+    private(set) var isClosed = false
     let logger: Logger
     /// The handles that end each turn (see ``atEndOfTurn(_:)``).
     var turnHandles: (before: TurnHandle, after: TurnHandle)?

@@ -12,6 +12,8 @@ final class FileReader: TurnBudgeted {
     weak var backlog: LineDelivery?
     /// Whether the next read waits for the next turn.
     private var isHeld = false
+    /// Whether reading waits for ``resume()`` (frames held back).
+    private var isPaused = false
     private var onRead: (@MainActor (UnsafeRawBufferPointer?) -> Void)?
     private var onError: (@MainActor (LoopError) -> Void)?
     fileprivate let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
@@ -45,6 +47,19 @@ final class FileReader: TurnBudgeted {
         if let request { uv_cancel(UnsafeMutableRawPointer(request).assumingMemoryBound(to: uv_req_t.self)) }
     }
 
+    /// Reads nothing more (a read under way still delivers) until
+    /// ``resume()``.
+    func pause() {
+        isPaused = true
+    }
+
+    /// Reads again after ``pause()``.
+    func resume() {
+        guard isPaused else { return }
+        isPaused = false
+        readNext()
+    }
+
     /// Reads the next chunk at the start of the next turn, after the
     /// backlog.
     func holdUntilNextTurn() {
@@ -68,7 +83,7 @@ final class FileReader: TurnBudgeted {
     }
 
     private func readNext() {
-        guard !isClosed, !isHeld, request == nil else { return }
+        guard !isClosed, !isHeld, !isPaused, request == nil else { return }
         let request = UnsafeMutablePointer<uv_fs_t>.allocate(capacity: 1)
         request.pointee.data = Unmanaged.passRetained(self).toOpaque()
         var chunk = uv_buf_init(buffer.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(buffer.count))

@@ -61,7 +61,8 @@ extension LoopError {
         case notConnected
         /// `EOF`: the end of the input was reached.
         case endOfFile
-        /// `EFBIG`: the file would grow past the allowed size.
+        /// `EFBIG`: the file would grow past the allowed size, or is larger
+        /// than a reader allows (`AppContext.readFile(_:maximumSize:_:)`).
         case fileTooLarge
         /// `ENOSPC`: no space left on the device.
         case noSpace
@@ -75,11 +76,14 @@ extension LoopError {
         /// event loop (no `AppContext` of a running app, or a test
         /// context, which simulates its I/O).
         case noEventLoop
-        /// Not a libuv error: a connection's peer left more than
-        /// `TCPConnection.maximumQueuedBytes` unread (IRC's "SendQ
-        /// exceeded"), or did not read what was queued within
-        /// `TCPConnection.closeFlushTimeout` of its closing; the connection
-        /// was closed.
+        /// Not a libuv error: a connection's peer does not read what it is
+        /// sent (IRC's "SendQ exceeded"): its queue stayed above the soft
+        /// limit of `TCPConnection.sendQueueLimits` for the grace period
+        /// while it read too little, or a write would have taken it past
+        /// the hard limit, or it did not read what was queued within
+        /// `TCPConnection.closeFlushTimeout` of its closing. The message
+        /// says which, and how much the peer read meanwhile; the
+        /// connection was reset (a Unix domain socket: closed).
         case sendQueueExceeded
         /// `EAI_NONAME`, `EAI_NODATA`: a host name has no address (it does
         /// not exist, or the resolver does not know it).
@@ -89,6 +93,17 @@ extension LoopError {
         /// names the resource and the limit. ``LoopError/code`` is
         /// `EMSGSIZE`.
         case lineTooLong
+        /// Not a libuv error: a stream decoded into frames (`frames(using:)`
+        /// of ComposeFraming) received a frame larger than its decoder's
+        /// maximum; the error names the stream, the limit and what was
+        /// seen, and the stream was closed. ``LoopError/code`` is
+        /// `EMSGSIZE`.
+        case frameTooLarge
+        /// Not a libuv error: a stream's frame decoder rejected its input
+        /// (a malformed frame); the error names the stream and carries the
+        /// decoder's error as text, and the stream was closed.
+        /// ``LoopError/code`` is `EPROTO`.
+        case malformedFrame
         /// Not a libuv error: a `ChildProcess` option needs a helper program
         /// that is not installed (`/bin/sh` for resource limits and umask,
         /// util-linux's `setpriv` for the parent-death signal); the error
@@ -168,6 +183,8 @@ extension LoopError {
             case .sendQueueExceeded: "sendQueueExceeded"
             case .hostNotFound: "hostNotFound"
             case .lineTooLong: "lineTooLong"
+            case .frameTooLarge: "frameTooLarge"
+            case .malformedFrame: "malformedFrame"
             case .missingHelper: "missingHelper"
             case .inheritedSocketMismatch: "inheritedSocketMismatch"
             case .other(let code): "other(\(code))"

@@ -94,14 +94,16 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A connection's peer does not read what it is sent (see
-    /// ``Code/sendQueueExceeded``); `why` says what it left unread.
-    static func sendQueueExceeded(_ why: String, peer: String) -> LoopError {
+    /// ``Code/sendQueueExceeded``); `why` says which limit, and what it
+    /// read meanwhile; `reset` whether the connection was reset (TCP) or
+    /// closed (a Unix domain socket).
+    static func sendQueueExceeded(_ why: String, peer: String, reset: Bool) -> LoopError {
         LoopError(
             operation: "write",
             code: UV_ENOBUFS.rawValue,
             kind: .sendQueueExceeded,
             name: "ENOBUFS",
-            message: "send queue exceeded: \(why); the peer at \(peer) does not read what it is sent, so the connection was closed",
+            message: "send queue exceeded: \(why); the peer at \(peer) does not read what it is sent, so the connection was \(reset ? "reset" : "closed")",
         )
     }
 
@@ -116,6 +118,49 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
             name: "EMSGSIZE",
             message: "a line is longer than the maximum line length of \(limit) bytes: end lines with \\n sooner, or raise the resource's maximumLineLength",
             context: context
+        )
+    }
+
+    /// A frame read by `operation` (e.g. `TCPConnection.frames`) is larger
+    /// than `limit` bytes (see ``Code/frameTooLarge``); `seen` says what
+    /// was received (`"a frame announcing 70000 bytes"`), `context` names
+    /// the stream (a peer's address, a child's executable).
+    package static func frameTooLarge(_ operation: String, limit: Int, seen: String, context: String?) -> LoopError {
+        LoopError(
+            operation: operation,
+            code: UV_EMSGSIZE.rawValue,
+            kind: .frameTooLarge,
+            name: "EMSGSIZE",
+            message: "\(seen), more than the maximum frame length of \(limit) bytes: the stream was closed",
+            context: context
+        )
+    }
+
+    /// The frame decoder of `operation` rejected the stream's input with
+    /// `error` (see ``Code/malformedFrame``); `decoder` names its type,
+    /// `context` the stream.
+    package static func malformedFrame(_ operation: String, decoder: String, error: any Error, context: String?) -> LoopError {
+        LoopError(
+            operation: operation,
+            code: UV_EPROTO.rawValue,
+            kind: .malformedFrame,
+            name: "EPROTO",
+            message: "\(decoder) rejected the input: \(error); the stream was closed",
+            context: context
+        )
+    }
+
+    /// The file at `path` is larger than a reader's limit (see
+    /// ``Code/fileTooLarge``): `size` says how large, `limit` is the limit
+    /// in bytes.
+    static func fileTooLarge(_ path: String, size: String, limit: Int) -> LoopError {
+        LoopError(
+            operation: "readFile",
+            code: UV_EFBIG.rawValue,
+            kind: .fileTooLarge,
+            name: "EFBIG",
+            message: "the file is \(size), over the limit of \(limit) bytes: raise maximumSize if the file is trusted, or read it in parts",
+            context: path
         )
     }
 

@@ -82,6 +82,18 @@ class LoopHandle {
         uv_close(handle, loopHandleDidCloseCallback)
     }
 
+    /// ``close()``, with `start` making libuv's close call (given the
+    /// handle and the close callback): a close of another kind, such as
+    /// `uv_tcp_close_reset`. `start` must close the handle with that
+    /// callback, as `uv_close` does.
+    final func close(starting start: (UnsafeMutablePointer<uv_handle_t>, uv_close_cb) -> Void) {
+        assertOnLoopThread()
+        guard !isClosing else { return }
+        isClosing = true
+        releaseCallbacks()
+        start(handle, loopHandleDidCloseCallback)
+    }
+
     /// Asserts, in debug builds only, that the caller runs on the loop's
     /// thread (``EventLoop/isOnLoopThread``): libuv is not thread-safe, and
     /// a handle touched from another thread (a loop driven from a detached

@@ -247,6 +247,13 @@ extension StreamHandle {
     /// A ``tryWriteAtOnce(_:)`` result that means "nothing written".
     static var nothingWritten: Int32 { UV_EAGAIN.rawValue }
 
+    /// The bytes of the queued writes that the socket has not taken yet
+    /// (libuv's `write_queue_size`, which a partly written request has
+    /// already left in part).
+    final var unwrittenBytes: Int {
+        uv_stream_get_write_queue_size(stream)
+    }
+
     /// Queues a copy of `bytes` (request and copy in one allocation);
     /// ``onWriteCompleted`` reports its end.
     final func queueWrite(copying bytes: UnsafeRawBufferPointer) throws(LoopError) {

@@ -18,6 +18,7 @@ extension ChildProcess {
     /// A scripted child of a test context holds what its script writes
     /// while paused (`run.isOutputPaused`), and delivers it on resume.
     public func pauseReading() {
+        isReadingPaused = true
         simulated?.pauseOutput()
         outputPipe?.stopReading()
         errorPipe?.stopReading()
@@ -25,19 +26,27 @@ extension ChildProcess {
 
     /// Reads the child's output again after ``pauseReading()``.
     public func resumeReading() {
-        simulated?.resumeOutput()
+        isReadingPaused = false
+        // Frames that wait hold the output until they are delivered.
+        let framesHold = outputFrames?.holdsInput ?? false
+        if !framesHold { simulated?.resumeOutput() }
         do {
-            try outputPipe?.startReading()
+            if !framesHold { try outputPipe?.startReading() }
             try errorPipe?.startReading()
         } catch {
             report(error)
         }
+        outputFrames?.ownerResumed()
     }
 
     // MARK: LoopResource
 
     /// The emitters its component adopts.
-    public var offeredEmitters: [any EmitterProtocol] { [output, errorOutput, didExit, errors] }
+    public var offeredEmitters: [any EmitterProtocol] {
+        var emitters: [any EmitterProtocol] = [output, errorOutput, didExit, errors]
+        if let outputFrames { emitters.append(outputFrames.buffering.frames) }
+        return emitters
+    }
 
     /// Terminates the running child (``terminate()``), as its component
     /// does when it disappears; ``start()`` runs it again after ``didExit``.

@@ -40,6 +40,7 @@ extension ChildProcess {
         }
         self.outputLines = outputLines
         self.errorLines = errorLines
+        outputFrames?.reading(on: pipes?.output.loop)
     }
 
     func read(_ pipe: StreamHandle, as stream: Stream) {
@@ -62,7 +63,12 @@ extension ChildProcess {
             return
         }
         switch stream {
-        case .output: outputLines?.append(bytes)
+        case .output:
+            if let outputFrames {
+                outputFrames.received(bytes)
+            } else {
+                outputLines?.append(bytes)
+            }
         case .error: errorLines?.append(bytes)
         }
     }
@@ -95,6 +101,14 @@ extension ChildProcess {
             errorPipe = nil
             pipe.close()
             lines = errorLines
+        }
+        if stream == .output, let outputFrames {
+            unfinishedLines += 1
+            outputFrames.finish { [weak self] in
+                guard let self else { return }
+                unfinishedLines -= 1
+                finishIfDrained()
+            }
         }
         guard let lines else { return finishIfDrained() }
         unfinishedLines += 1

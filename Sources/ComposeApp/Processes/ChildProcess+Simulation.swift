@@ -53,6 +53,15 @@ extension ChildProcess {
         simulated = nil
         outputLines?.finish()
         errorLines?.finish()
+        if let outputFrames {
+            // didExit waits for the frames held back (see exited).
+            unfinishedLines += 1
+            outputFrames.finish { [weak self] in
+                guard let self else { return }
+                unfinishedLines -= 1
+                finishIfDrained()
+            }
+        }
         exited(status: termination.status, signal: termination.signal ?? 0)
     }
 }

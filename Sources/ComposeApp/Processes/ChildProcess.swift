@@ -169,6 +169,8 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
     /// Whether the input queue reached ``inputHighWaterMark`` and has not
     /// drained yet.
     public internal(set) var isInputFull = false
+    /// ``isInputFull``, as a ``WritableStream``.
+    public var isFull: Bool { isInputFull }
 
     /// The executable: a path, or a name looked up in `PATH`.
     public let executable: String
@@ -246,6 +248,12 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
     /// ``startLines(on:)``).
     var outputLines: LineDelivery?
     var errorLines: LineDelivery?
+    /// The frames of ComposeFraming's `frames(using:)`, once asked for:
+    /// standard output goes to them instead of ``output``
+    /// (ChildProcess+Frames.swift).
+    var outputFrames: FrameDelivery?
+    /// Whether the owner paused reading (``pauseReading()``).
+    var isReadingPaused = false
     /// Pipes that ended with lines still to send (see `ended(_:)`).
     var unfinishedLines = 0
     var pendingTermination: Termination?
@@ -329,6 +337,7 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
 
     isolated deinit {
         // Reached only when no run is under way (a run retains `self`).
+        outputFrames?.close()
         process?.close()
         outputPipe?.close()
         errorPipe?.close()

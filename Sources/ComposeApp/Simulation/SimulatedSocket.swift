@@ -6,10 +6,13 @@ import Compose
 /// ``SimulatedPeer`` the test holds.
 ///
 /// Like a socket, it delivers what the peer sent while reading is on (in
-/// chunks, as sent), then end of input or a reset; unlike one, it takes
-/// every write at once (the test's peer reads everything). Deliveries and
-/// the close notification go through the context's clock, never inside the
-/// call that caused them.
+/// chunks, as sent), then end of input or a reset. Its writes go to the
+/// peer as a socket's do: a peer that reads takes up to
+/// ``SimulatedPeer/socketBuffer`` bytes at each step of the clock (the
+/// kernel's buffers), so a larger write queues in the app and drains over
+/// the next steps, at the same virtual instant; a peer that stopped reading
+/// takes its window, then nothing. Deliveries and the close notification
+/// go through the context's clock, never inside the call that caused them.
 @MainActor
 final class SimulatedSocket {
     var onRead: (@MainActor (ByteChunk) -> Void)?
@@ -39,6 +42,10 @@ final class SimulatedSocket {
     /// linear time).
     private var outbound: [Outbound] = []
     private var outboundHead = 0
+    /// The bytes of `outbound` the peer has not taken.
+    private(set) var unwrittenBytes = 0
+    /// Whether the step that empties a reading peer's buffer is scheduled.
+    private var readStepScheduled = false
 
     init(peer: SimulatedPeer, remoteAddress: String, scheduler: any Scheduler, context: AppContext) {
         self.peer = peer
@@ -68,7 +75,22 @@ final class SimulatedSocket {
         if peer.isClosed { throw LoopError("uv_try_write", code: UV_EPIPE.rawValue) }
         // Nothing overtakes what is queued.
         guard outboundHead == outbound.count else { return 0 }
-        return peer.take(bytes)
+        return took(peer.take(bytes))
+    }
+
+    /// `count` bytes went to the peer: a reading peer reads them at the
+    /// next step, which makes room for more.
+    private func took(_ count: Int) -> Int {
+        if count > 0, peer.isReading, !readStepScheduled {
+            readStepScheduled = true
+            _ = scheduler.schedule(after: .zero) { [weak self] in
+                guard let self else { return }
+                readStepScheduled = false
+                peer.readBuffer()
+                flushOutbound()
+            }
+        }
+        return count
     }
 
     /// Queues what ``tryWrite(_:)`` did not take; ``onWriteCompleted``
@@ -78,6 +100,7 @@ final class SimulatedSocket {
         if peer.hasReset { throw LoopError("uv_write", code: UV_ECONNRESET.rawValue) }
         if peer.isClosed { throw LoopError("uv_write", code: UV_EPIPE.rawValue) }
         outbound.append(Outbound(bytes: Array(bytes), taken: 0))
+        unwrittenBytes += bytes.count
         flushOutbound()
     }
 
@@ -85,8 +108,9 @@ final class SimulatedSocket {
     func flushOutbound() {
         while !isClosing, outboundHead < outbound.count {
             let head = outboundHead
-            let taken = outbound[head].bytes.withUnsafeBytes { peer.take(UnsafeRawBufferPointer(rebasing: $0[outbound[head].taken...])) }
+            let taken = took(outbound[head].bytes.withUnsafeBytes { peer.take(UnsafeRawBufferPointer(rebasing: $0[outbound[head].taken...])) })
             outbound[head].taken += taken
+            unwrittenBytes -= taken
             guard outbound[head].taken == outbound[head].bytes.count else { return }
             let count = outbound[head].bytes.count
             outbound[head].bytes = []
@@ -106,7 +130,10 @@ final class SimulatedSocket {
         peer.inputEnded = true
     }
 
-    func close() {
+    /// Closes the app's end: the peer sees end of input, or, with `reset`,
+    /// a reset (``SimulatedPeer/isResetByApp``). What was queued and not
+    /// taken is dropped either way (libuv cancels its queued writes).
+    func close(reset: Bool) {
         guard !isClosing else { return }
         isClosing = true
         onRead = nil
@@ -114,7 +141,9 @@ final class SimulatedSocket {
         onWriteCompleted = nil
         outbound = []
         outboundHead = 0
+        unwrittenBytes = 0
         peer.inputEnded = true
+        if reset, !peer.isClosed { peer.isResetByApp = true }
         peer.socket = nil
         _ = scheduler.schedule(after: .zero) { [self] in
             let closed = onClosed
@@ -180,8 +209,17 @@ package final class SimulatedPeer {
     package private(set) var isReading = true
     /// The size of the peer's receive buffer while it does not read.
     package private(set) var window = 0
+    /// Whether the app reset the connection (it cut this peer off for not
+    /// reading: `TCPConnection.sendQueueLimits`) rather than closed it.
+    package fileprivate(set) var isResetByApp = false
+    /// What a reading peer takes in one step of the clock: its socket's
+    /// buffers. A write larger than this queues in the app, as on a real
+    /// socket, and drains over the next steps.
+    package static let socketBuffer = 256 * 1024
     /// What arrived while the peer was not reading.
     private var buffered: [UInt8] = []
+    /// What a reading peer took in this step.
+    private var takenInStep = 0
     fileprivate(set) var hasReset = false
     fileprivate weak var socket: SimulatedSocket?
 
@@ -196,23 +234,43 @@ package final class SimulatedPeer {
         self.window = window
     }
 
+    /// While not reading, reads `count` bytes of what its buffer holds (all
+    /// there is, if less): they arrive, and the buffer has room for as
+    /// many more, which the app's queued writes fill. A client that reads
+    /// slowly.
+    package func read(upTo count: Int) {
+        guard !isReading, count > 0 else { return }
+        let taken = Swift.min(count, buffered.count)
+        received += buffered.prefix(taken)
+        buffered.removeFirst(taken)
+        socket?.flushOutbound()
+    }
+
     /// Reads again: what waited arrives, and the app's queued writes flow.
     package func resumeReading() {
         isReading = true
         received += buffered
         buffered = []
+        takenInStep = 0
         socket?.flushOutbound()
     }
 
     /// Takes what there is room for; returns how many bytes.
     fileprivate func take(_ bytes: UnsafeRawBufferPointer) -> Int {
         if isReading {
-            received.append(contentsOf: bytes)
-            return bytes.count
+            let taken = Swift.min(bytes.count, Swift.max(0, Self.socketBuffer - takenInStep))
+            received.append(contentsOf: bytes.prefix(taken))
+            takenInStep += taken
+            return taken
         }
         let taken = Swift.min(bytes.count, Swift.max(0, window - buffered.count))
         buffered.append(contentsOf: bytes.prefix(taken))
         return taken
+    }
+
+    /// A reading peer read what its buffer held: it has room again.
+    fileprivate func readBuffer() {
+        takenInStep = 0
     }
 
     /// Sends `bytes` to the app.

@@ -15,10 +15,25 @@ package final class SimulatedStandardInput {
     final class Reader {
         fileprivate weak var input: SimulatedStandardInput?
         fileprivate var onRead: (@MainActor (UnsafeRawBufferPointer?) -> Void)?
+        /// Whether it reads nothing until ``resume()`` (frames held back).
+        fileprivate var isPaused = false
 
         fileprivate init(input: SimulatedStandardInput, onRead: @escaping @MainActor (UnsafeRawBufferPointer?) -> Void) {
             self.input = input
             self.onRead = onRead
+        }
+
+        /// Reads nothing more until ``resume()``; what the test writes
+        /// meanwhile waits, as in a pipe.
+        func pause() {
+            isPaused = true
+        }
+
+        /// Reads again after ``pause()``.
+        func resume() {
+            guard isPaused else { return }
+            isPaused = false
+            input?.scheduleDelivery()
         }
 
         /// Stops reading. Idempotent.
@@ -76,7 +91,7 @@ package final class SimulatedStandardInput {
         context?.endWork()
     }
 
-    private func scheduleDelivery() {
+    fileprivate func scheduleDelivery() {
         guard !deliveryScheduled, !readers.isEmpty, !pending.isEmpty || isClosed, let context else { return }
         deliveryScheduled = true
         context.simulate { [weak self] in
@@ -88,12 +103,12 @@ package final class SimulatedStandardInput {
     /// pipe gets the bytes); end of input reaches every reader.
     private func deliver() {
         deliveryScheduled = false
-        while let reader = readers.first, !pending.isEmpty {
+        while let reader = readers.first, !reader.isPaused, !pending.isEmpty {
             let bytes = pending.removeFirst()
             bytes.withUnsafeBytes { reader.onRead?($0) }
         }
         guard isClosed, pending.isEmpty else { return }
-        for reader in readers {
+        for reader in readers where !reader.isPaused {
             reader.onRead?(nil)
         }
     }

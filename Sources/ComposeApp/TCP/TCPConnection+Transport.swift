@@ -131,7 +131,37 @@ extension TCPConnection {
         func close() {
             switch self {
             case .socket(let handle): handle.close()
-            case .simulated(let socket): socket.close()
+            case .simulated(let socket): socket.close(reset: false)
+            }
+        }
+
+        /// Closes and resets the connection (see
+        /// ``TCPHandle/closeResetting()``): the peer sees `ECONNRESET`
+        /// rather than end of input. A Unix domain socket has no reset: it
+        /// is closed.
+        func reset() {
+            switch self {
+            case .socket(let handle as TCPHandle): handle.closeResetting()
+            case .socket(let handle): handle.close()
+            case .simulated(let socket): socket.close(reset: true)
+            }
+        }
+
+        /// Whether ``reset()`` resets (TCP), rather than closes (a Unix
+        /// domain socket).
+        var resets: Bool {
+            switch self {
+            case .socket(let handle): handle is TCPHandle
+            case .simulated: true
+            }
+        }
+
+        /// The bytes of the queued writes (``write(copying:)``) the socket
+        /// has not taken yet, some of a write already taken in part.
+        var unwrittenBytes: Int {
+            switch self {
+            case .socket(let handle): handle.unwrittenBytes
+            case .simulated(let socket): socket.unwrittenBytes
             }
         }
     }

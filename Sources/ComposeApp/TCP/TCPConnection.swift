@@ -29,15 +29,23 @@ import Logging
 /// reaches ``highWaterMark`` (1 MiB) the write returns ``WriteResult/full``;
 /// with ``pausesReadingWhenFull`` (the default) reading also pauses, and
 /// ``didBecomeWritable`` is sent (and reading resumes) once the queue is back at
-/// ``lowWaterMark`` (256 KiB). A peer that does not read cannot make the
-/// process buffer without bound: past ``maximumQueuedBytes`` (4 MiB) the
-/// connection is closed, with a ``LoopError/Code/sendQueueExceeded`` error
-/// on ``errors`` and a logged reason.
+/// ``lowWaterMark`` (256 KiB).
+///
+/// **A peer that does not read.** The queue judges the peer, not the
+/// reply (see ``SendQueueLimits``): a reply of any size below the hard
+/// limit goes out to a peer that reads it. While more than the soft limit
+/// (4 MiB) waits, the peer must read at least 64 KiB every grace period
+/// (30 s); a write that would take the queue past the hard limit (64 MiB)
+/// is refused at once. A peer cut off either way is reset (a Unix domain
+/// socket: closed), with a ``LoopError/Code/sendQueueExceeded`` error on
+/// ``errors`` and a logged reason that says which limit and how much the
+/// peer read meanwhile. Set ``sendQueueLimits`` per connection;
+/// ``peakQueuedBytes`` says how much a peer made the process hold.
 ///
 /// **Closing.** ``close()`` stops reading, writes out the queue, then
 /// closes; a peer that leaves the queue unread for ``closeFlushTimeout``
-/// (2 s) is cut off (``LoopError/Code/sendQueueExceeded``), so one stuck
-/// client never holds a graceful shutdown until its deadline.
+/// (2 s) is cut off and reset (``LoopError/Code/sendQueueExceeded``), so
+/// one stuck client never holds a graceful shutdown until its deadline.
 /// ``abort()`` closes at once, dropping the queue. ``shutdownWrite()``
 /// half-closes (sends FIN after the queue). When the peer ends its side the
 /// connection closes (``closesOnEndOfInput``). ``didClose`` is sent exactly
@@ -118,14 +126,34 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// Once full, the queue size at which ``didBecomeWritable`` is sent and reading
     /// resumes. 256 KiB by default.
     public var lowWaterMark = 256 << 10
-    /// The most bytes that may wait for a peer that does not read: a write
-    /// that takes the queue past it closes the connection with
-    /// ``LoopError/Code/sendQueueExceeded`` (on ``errors``, logged).
-    /// 4 MiB by default; `Int.max` for no limit.
-    public var maximumQueuedBytes = 4 << 20
+    /// How much may wait for a peer that is slow to read, and for how long
+    /// (see ``SendQueueLimits``): by default a peer must read at least
+    /// 64 KiB every 30 s while more than 4 MiB waits, and no write may take
+    /// the queue past 64 MiB. ``SendQueueLimits/unlimited`` for no limit.
+    /// Takes effect at the next write.
+    ///
+    /// ```swift
+    /// connection.sendQueueLimits = SendQueueLimits(soft: 64 << 10, hard: 256 << 10)
+    /// ```
+    public var sendQueueLimits: SendQueueLimits = .default {
+        didSet { queueThreshold = sendQueueLimits.threshold }
+    }
+    /// The hard limit of ``sendQueueLimits``: a write that would take the
+    /// queue past it cuts the peer off at once, as this property did
+    /// before the soft limit came. Setting it sets only the hard limit.
+    @available(*, deprecated, message: "use sendQueueLimits.hard (the limit that cuts at once), or sendQueueLimits to judge the peer's reading")
+    public var maximumQueuedBytes: Int {
+        get { sendQueueLimits.hard }
+        set { sendQueueLimits.hard = newValue }
+    }
+    /// The most bytes that waited at once (``queuedBytes`` after a write
+    /// that left bytes waiting) since the connection opened: what its peer
+    /// made the process hold. Never more than the hard limit of
+    /// ``sendQueueLimits``.
+    public var peakQueuedBytes: Int { peakQueued }
     /// How long ``close()`` waits for the peer to read the queue before it
-    /// closes anyway (``LoopError/Code/sendQueueExceeded``). 2 s by default,
-    /// on the app's clock.
+    /// cuts it off (reset, ``LoopError/Code/sendQueueExceeded``). 2 s by
+    /// default, on the app's clock.
     public var closeFlushTimeout: Duration = .seconds(2)
     /// Closes the connection when the peer sends nothing for this long (on
     /// the app's clock), with a ``LoopError/Code/timedOut`` error on
@@ -185,7 +213,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     @exclusivity(unchecked) private var directWriteTurn = -1
     #endif
     private var isReading = false
-    private var wantsReading = false
+    /// Whether the owner wants to read (``start()`` until ``pauseReading()``).
+    private(set) var wantsReading = false
     /// Whether the queue reached ``highWaterMark`` and has not drained to
     /// ``lowWaterMark`` yet: writes should wait for ``didBecomeWritable``.
     public var isFull: Bool { full }
@@ -215,8 +244,27 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     #else
     @exclusivity(unchecked) private var writeIsShut = false
     #endif
+    // The send queue's limits: read and written only when a write leaves
+    // bytes waiting, or one that waited is done, never on the common case
+    // (so checked, unlike the fields above).
+
+    /// ``SendQueueLimits/threshold`` of ``sendQueueLimits``: a write that
+    /// takes the queue past it takes the slow path (hard limit, judgement).
+    private var queueThreshold = SendQueueLimits.default.threshold
+    /// The storage of ``peakQueuedBytes``.
+    private var peakQueued = 0
+    /// The bytes of queued writes the socket has finished (their write
+    /// callbacks ran), plus those of the batch it took at once: with what
+    /// it took of the writes in flight, what the peer read
+    /// (``peerReadBytes``).
+    private var completedBytes = 0
+    /// The peer's judgement while the queue is above the soft limit.
+    private var judgement: SendQueueJudgement?
     private var closeReason: CloseReason?
     private var lineSplitter: LineSplitter?
+    /// The frames of ComposeFraming's `frames(using:)`, once asked for
+    /// (TCPConnection+Frames.swift).
+    var frameDelivery: FrameDelivery?
     /// The idle check (see ``idleTimeout``) and what it watches.
     private var idleCheck: (action: ScheduledAction, scheduler: any Scheduler)?
     private var idleWatch: Subscription?
@@ -236,7 +284,9 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         // Nobody is left to tell: drop the close notification first, so the
         // close callback (which may come after this deinit) never reaches us.
         transport.disconnect()
+        frameDelivery?.close()
         cancelFlushDeadline()
+        judgement?.end()
         if let (action, scheduler) = idleCheck { scheduler.cancel(action) }
         if !transport.isClosing {
             transport.close()
@@ -284,8 +334,15 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// A line was longer than ``maximumLineLength``: logged once, sent on
     /// ``errors``, then the connection closes.
     private func lineTooLong() {
+        closeForBadInput(.lineTooLong("TCPConnection.lines", limit: maximumLineLength.bytes ?? 0, context: remoteAddress))
+    }
+
+    /// The input broke a limit or its protocol (a line or a frame too long,
+    /// a malformed frame): logged once, sent on ``errors``, then the
+    /// connection closes, writing out its queue (a last reply an observer
+    /// of ``errors`` wrote goes out too).
+    func closeForBadInput(_ error: LoopError) {
         guard isOpen, !closeAfterFlush else { return }
-        let error = LoopError.lineTooLong("TCPConnection.lines", limit: maximumLineLength.bytes ?? 0, context: remoteAddress)
         logger.warning("TCP connection \(remoteAddress): \(error)")
         closeReason = .failed(error)
         pauseReading()
@@ -299,6 +356,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     public func start() {
         wantsReading = true
         updateReading()
+        frameDelivery?.ownerResumed()
     }
 
     /// Stops reading until ``start()`` (as ``pauseReading()``).
@@ -317,8 +375,8 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         start()
     }
 
-    private func updateReading() {
-        let shouldRead = isOpen && wantsReading && !(isFull && pausesReadingWhenFull)
+    func updateReading() {
+        let shouldRead = isOpen && wantsReading && !(isFull && pausesReadingWhenFull) && !(frameDelivery?.holdsInput ?? false)
         guard shouldRead != isReading else { return }
         if shouldRead {
             do {
@@ -340,6 +398,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
             return
         }
         lineSplitter?.finish()
+        frameDelivery?.finish()
         didReachEnd.send()
         if closesOnEndOfInput {
             closeReason = closeReason ?? .remote
@@ -434,6 +493,9 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
             let turn = handle.turnState.pointee.turn
             if awaitsEndOfTurn || inFlight > 0 || !batch.isEmpty || directWriteTurn == turn {
                 if batch.count + buffer.count <= Self.batchLimit {
+                    if queuedBytes + buffer.count > queueThreshold, let refused = queuePassesThreshold(adding: buffer.count) {
+                        return refused
+                    }
                     batch.append(contentsOf: buffer)
                     endTurnLater(on: handle.loop)
                     return checkQueue()
@@ -462,6 +524,9 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// Queues `rest`, what the socket did not take at once, behind the
     /// writes in flight.
     private func queue(_ rest: UnsafeRawBufferPointer) -> WriteResult {
+        if queuedBytes + rest.count > queueThreshold, let refused = queuePassesThreshold(adding: rest.count) {
+            return refused
+        }
         do {
             try transport.write(copying: rest)
         } catch {
@@ -476,14 +541,10 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// pass it sends the batch first.
     static let batchLimit = 64 * 1024
 
-    /// What a write that left bytes waiting returns: `.closed` past
-    /// ``maximumQueuedBytes`` (the connection is closed), `.full` at
-    /// ``highWaterMark``.
+    /// What a write that left bytes waiting returns: `.full` at
+    /// ``highWaterMark``. Notes the peak.
     private func checkQueue() -> WriteResult {
-        if queuedBytes > maximumQueuedBytes {
-            fail(.sendQueueExceeded("\(queuedBytes) bytes queued, the limit (maximumQueuedBytes) is \(maximumQueuedBytes)", peer: remoteAddress))
-            return .closed
-        }
+        if queuedBytes > peakQueued { peakQueued = queuedBytes }
         if queuedBytes >= highWaterMark {
             full = true
             updateReading()
@@ -509,6 +570,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
             do throws(LoopError) {
                 if inFlight == 0 {
                     let written = try transport.tryWrite(buffer)
+                    completedBytes &+= written
                     rest = UnsafeRawBufferPointer(rebasing: buffer[written...])
                 }
                 if rest.count > 0 {
@@ -527,6 +589,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
             if error.kind != .cancelled { fail(error) }
             return
         }
+        completedBytes &+= count
         if queuedBytes == 0, closeAfterFlush {
             cancelFlushDeadline()
             transport.close()
@@ -537,6 +600,88 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
             updateReading()
             didBecomeWritable.send()
         }
+        if judgement != nil, queuedBytes <= sendQueueLimits.soft {
+            endJudgement()
+        }
+    }
+
+    // MARK: Judging the peer (see SendQueueLimits)
+
+    /// What the peer has read since the connection opened: the bytes that
+    /// left the queue for the socket.
+    private var peerReadBytes: Int {
+        completedBytes + inFlight - transport.unwrittenBytes
+    }
+
+    /// A write of `count` bytes takes the queue past ``queueThreshold``:
+    /// past the hard limit, the peer is cut off and the write refused
+    /// (`.closed`); above the soft limit, the judgement starts, if it has
+    /// not (`nil`: the write goes on).
+    @inline(never)
+    private func queuePassesThreshold(adding count: Int) -> WriteResult? {
+        let limits = sendQueueLimits
+        if queuedBytes + count > limits.hard {
+            let why = SendQueueJudgement.hardLimitReason(judgement, limits: limits, queued: queuedBytes, adding: count, read: peerReadBytes)
+            cutOff(why)
+            return .closed
+        }
+        if judgement == nil, queuedBytes + count > limits.soft {
+            startJudgement()
+        }
+        return nil
+    }
+
+    /// The queue passed the soft limit: the first grace period starts.
+    private func startJudgement() {
+        guard let scheduler = (emitter.ownerContext ?? AppContext.current)?.scheduler else { return }
+        let now = scheduler.now
+        let read = peerReadBytes
+        judgement = SendQueueJudgement(
+            since: now,
+            readAtSince: read,
+            periodStart: now,
+            readAtPeriodStart: read,
+            check: scheduleJudging(on: scheduler),
+            scheduler: scheduler
+        )
+    }
+
+    private func scheduleJudging(on scheduler: any Scheduler) -> ScheduledAction {
+        scheduler.schedule(after: sendQueueLimits.gracePeriod) { [weak self] in self?.judgePeer() }
+    }
+
+    /// A grace period ended with the queue above the soft limit: a peer
+    /// that read at least the minimum progress starts another; one that
+    /// did not is cut off.
+    private func judgePeer() {
+        guard var judgement, isOpen || closeAfterFlush else { return }
+        let limits = sendQueueLimits
+        guard queuedBytes > limits.soft, limits.soft < limits.hard else {
+            self.judgement = nil
+            return
+        }
+        let now = judgement.scheduler.now
+        let read = peerReadBytes
+        if read - judgement.readAtPeriodStart >= limits.minimumProgress {
+            judgement.periodStart = now
+            judgement.readAtPeriodStart = read
+            judgement.check = scheduleJudging(on: judgement.scheduler)
+            self.judgement = judgement
+            return
+        }
+        self.judgement = nil
+        cutOff(judgement.softLimitReason(limits: limits, queued: queuedBytes, read: read, now: now))
+    }
+
+    private func endJudgement() {
+        judgement?.end()
+        judgement = nil
+    }
+
+    /// Cuts off a peer that does not read (`why` says how it showed):
+    /// the connection is reset, so the kernel drops what it held for it.
+    private func cutOff(_ why: String) {
+        fail(.sendQueueExceeded(why, peer: remoteAddress, reset: transport.resets), reset: true)
     }
 
     // MARK: Closing
@@ -613,10 +758,11 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     private func armFlushDeadline() {
         guard let scheduler = (emitter.ownerContext ?? AppContext.current)?.scheduler else { return }
         let timeout = closeFlushTimeout
+        let readAtClose = peerReadBytes
         let action = scheduler.schedule(after: timeout) { [weak self] in
             guard let self, closeAfterFlush else { return }
             flushDeadline = nil
-            fail(.sendQueueExceeded("\(queuedBytes) bytes still unread \(timeout) after close() (closeFlushTimeout)", peer: remoteAddress))
+            cutOff(SendQueueJudgement.closeFlushReason(queued: queuedBytes, timeout: timeout, read: peerReadBytes - readAtClose))
         }
         flushDeadline = (action, scheduler)
     }
@@ -627,9 +773,12 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         scheduler.cancel(action)
     }
 
-    private func fail(_ error: LoopError) {
+    /// Closes the connection for `error` (sent on ``errors``, logged);
+    /// with `reset`, resets it (see ``Transport/reset()``).
+    private func fail(_ error: LoopError, reset: Bool = false) {
         guard isOpen || closeAfterFlush else { return }
         cancelFlushDeadline()
+        endJudgement()
         if error.isPeerGone {
             logger.debug("TCP connection \(remoteAddress): \(error)")
         } else {
@@ -639,18 +788,20 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         open = false
         closeAfterFlush = false
         batch = []
-        transport.close()
+        if reset { transport.reset() } else { transport.close() }
         errors.send(error)
     }
 
     func transportClosed() {
         cancelFlushDeadline()
+        endJudgement()
         if let (action, scheduler) = idleCheck { scheduler.cancel(action) }
         idleCheck = nil
         open = false
         isReading = false
         inFlight = 0
         batch = []
+        frameDelivery?.close()
         // Before didClose: its observers may release the connection. The
         // drain ends on a later turn, after them.
         drainDidEnd()
@@ -671,6 +822,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     public var offeredEmitters: [any EmitterProtocol] {
         var emitters: [any EmitterProtocol] = [emitter, didClose, didBecomeWritable, didReachEnd, errors, willDrain]
         if let lineSplitter { emitters.append(lineSplitter.lines) }
+        if let frameDelivery { emitters.append(frameDelivery.buffering.frames) }
         return emitters
     }
 }
@@ -721,9 +873,12 @@ extension TCPConnection: EndOfTurnWork {
 }
 
 extension TCPConnection: NamedEmitters {
-    /// ``lines``, once made: the tree and event paths call it
-    /// `connection.lines`, not `<emitter>`.
+    /// ``lines`` and the frames, once made: the tree and event paths call
+    /// them `connection.lines` and `connection.frames`, not `<emitter>`.
     package var namedEmitters: [(name: String, emitter: any EmitterProtocol)] {
-        lineSplitter.map { [("lines", $0.lines)] } ?? []
+        var named: [(name: String, emitter: any EmitterProtocol)] = []
+        if let lineSplitter { named.append(("lines", lineSplitter.lines)) }
+        if let frameDelivery { named.append(("frames", frameDelivery.buffering.frames)) }
+        return named
     }
 }

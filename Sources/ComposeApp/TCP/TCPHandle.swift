@@ -70,6 +70,23 @@ final class TCPHandle: StreamHandle {
         }
     }
 
+    /// Closes the handle and resets the connection: `SO_LINGER` 0, so the
+    /// kernel drops what it still holds to send and the peer gets a RST
+    /// rather than a FIN behind that data (`uv_tcp_close_reset`). While a
+    /// shutdown is pending libuv refuses (`EINVAL`); the option is then
+    /// set here before a plain `uv_close`, to the same effect.
+    func closeResetting() {
+        close { handle, callback in
+            guard uv_tcp_close_reset(tcp, callback) != 0 else { return }
+            var fd: uv_os_fd_t = -1
+            if uv_fileno(handle, &fd) == 0 {
+                var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+                setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            }
+            uv_close(handle, callback)
+        }
+    }
+
     func setNoDelay(_ enabled: Bool) {
         uv_tcp_nodelay(tcp, enabled ? 1 : 0)
     }

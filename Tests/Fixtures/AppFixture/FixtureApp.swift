@@ -58,12 +58,14 @@ struct FixtureApp: RouterComponent {
     let process = ProcessScenario()
     let processGroup = ProcessGroupScenario()
     let files = FilesScenario()
+    let readFiles = ReadFilesScenario()
     let echo = EchoScenario()
     let chatty = Chatty()
     let supervised = SupervisedScenario()
     let systemd = SystemdScenario()
     let workers = WorkersScenario()
     let reentry = ReentryScenario()
+    let sendQueue = SendQueueScenario()
     let router = Router(start: \Self.idle)
 
     var observers: Void {
