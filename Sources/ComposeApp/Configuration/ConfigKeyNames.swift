@@ -33,17 +33,28 @@ enum ConfigKeyNames {
 
     /// `CHAT_ROOM_CAPACITY` for `roomCapacity` with the prefix `CHAT`.
     static func environment(_ key: String, prefix: String?) -> String {
-        let whole = prefix.map { $0.lowercased() + "." + key } ?? key
-        guard whole.utf8.allSatisfy({ $0 < 0x80 }) else { return unicodeEnvironment(whole) }
+        let isASCII = key.utf8.allSatisfy { $0 < 0x80 } && (prefix?.utf8.allSatisfy { $0 < 0x80 } ?? true)
+        guard isASCII else { return unicodeEnvironment(prefix.map { $0.lowercased() + "." + key } ?? key) }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(whole.utf8.count + 8)
+        bytes.reserveCapacity(key.utf8.count + (prefix?.utf8.count ?? 0) + 8)
+        // The prefix is one word: upper-cased, never split.
+        if let prefix {
+            for byte in prefix.utf8 { bytes.append(environmentByte(byte)) }
+            bytes.append(UInt8(ascii: "_"))
+        }
         var previous: UInt8 = 0
-        for byte in whole.utf8 {
+        for byte in key.utf8 {
             if isLowercase(previous), isUppercase(byte) { bytes.append(UInt8(ascii: "_")) }
-            bytes.append(isLowercase(byte) ? byte - 0x20 : isLetterOrDigit(byte) ? byte : UInt8(ascii: "_"))
+            bytes.append(environmentByte(byte))
             previous = byte == UInt8(ascii: ".") ? 0 : byte
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A byte of a variable's name: upper case, `_` for anything but a
+    /// letter or a digit.
+    private static func environmentByte(_ byte: UInt8) -> UInt8 {
+        isLowercase(byte) ? byte - 0x20 : isLetterOrDigit(byte) ? byte : UInt8(ascii: "_")
     }
 
     static func isLowercase(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }

@@ -155,10 +155,14 @@ extension ConfigOptions {
         /// letter meets an uppercase one, as in the configuration's keys,
         /// and anything but a letter or a digit is `_`.
         static func prefix(forApp label: String) -> String? {
-            guard let first = label.first else { return nil }
+            guard let first = label.utf8.first else { return nil }
             // The type's name (`KVResp`, not the label's `kVResp`), spelled
-            // as the environment spells a key.
-            return ConfigKeyNames.environment(first.uppercased() + label.dropFirst(), prefix: nil)
+            // as the environment spells a key. Byte by byte: a `Character`
+            // made upper-case and a `String + Substring` cost 120 thousand
+            // instructions at every start (docs/footprint.md).
+            var name = Array(label.utf8)
+            if ConfigKeyNames.isLowercase(first) { name[0] = first - 0x20 }
+            return ConfigKeyNames.environment(String(decoding: name, as: UTF8.self), prefix: nil)
         }
 
         /// What it is, for messages: `the app's name`, `CHAT` or `none`.
