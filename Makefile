@@ -2,7 +2,9 @@
 #   make test   installs what a fresh Debian machine lacks, runs every test
 #               (failures and the summary shown; the full log in .build/test.log)
 #   make run    runs the example app (installs nc, its client, if missing)
+#   make run-keyvalue  runs the redis-protocol example on port 6380 (installs redis-cli)
 #   make bench  runs the benchmarks (release build) and prints the table
+#   make bench-redis  redis-benchmark against the key-value example and redis-server
 #   make bench-instructions  counts instructions per operation with callgrind
 #   make bench-echo-counts   system calls and instructions per echo message
 #   make check-leaks  runs fixture apps under valgrind: no leak, no invalid access
@@ -16,7 +18,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build test test-asan test-tsan run client-deps bench bench-instructions bench-echo-counts deps clean check-leaks soak docs docs-preview install uninstall
+.PHONY: all build test test-asan test-tsan run run-keyvalue client-deps redis-deps bench bench-redis bench-instructions bench-echo-counts deps clean check-leaks soak docs docs-preview install uninstall
 
 all: build
 
@@ -39,7 +41,7 @@ build: deps
 # SCRATCH=.build-x builds and tests in another scratch path.
 SCRATCH ?= .build
 TEST_LOG = $(SCRATCH)/test.log
-test: deps
+test: deps redis-deps
 	$(SWIFT) build --build-tests --scratch-path $(SCRATCH)
 	python3 scripts/unsafe-inventory.py
 	@python3 scripts/test-summary.py --log $(TEST_LOG) -- $(SWIFT) test --skip-build --disable-xctest --scratch-path $(SCRATCH) $(TEST_ARGS)
@@ -131,6 +133,22 @@ client-deps:
 run: deps client-deps
 	$(SWIFT) run ComposeChat $(ARGS)
 
+# redis-cli (redis-tools): the key-value example's client, which its
+# end-to-end tests (KeyValueDaemonTests, make test) drive; redis-server too
+# for make bench-redis (REDIS_SERVER=1).
+redis-deps:
+	@if ! command -v redis-cli >/dev/null 2>&1 || ! command -v redis-benchmark >/dev/null 2>&1 || \
+	    { [ -n "$(REDIS_SERVER)" ] && ! command -v redis-server >/dev/null 2>&1; }; then \
+		echo "Installing redis-tools$(if $(REDIS_SERVER), and redis-server,) with apt-get..."; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq redis-tools $(if $(REDIS_SERVER),redis-server,); \
+	fi
+
+# The key-value example (Examples/KeyValue), release build, on 127.0.0.1:6380
+# (ARGS="--port 6400"); then `redis-cli -p 6380`.
+run-keyvalue: deps redis-deps
+	$(SWIFT) run -c release ComposeKeyValue $(ARGS)
+
 # Builds every product first: the runner starts the timer, startup and echo
 # contenders (Benchmarks/Sources/*) as child processes. This project's own
 # Swift files are touched first so that all of its modules are recompiled:
@@ -141,6 +159,20 @@ bench: deps
 	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
 	cd Benchmarks && $(SWIFT) build -c release && $(SWIFT) run -c release --skip-build ComposeBenchmarks
 	$(MAKE) bench-instructions
+	$(MAKE) bench-redis
+
+# redis-benchmark against the key-value example (release build) and
+# redis-server 7 in one run (Benchmarks/scripts/redis_bench.py): requests
+# per second at 1, 50 and 1,000 connections and 50 pipelining 16,
+# alternating servers pinned to CPU 0, the client on CPU 1, medians of 5
+# rounds; server CPU per request; memory per idle connection (10,000 of
+# them). ARGS="--quick" for 3 shorter rounds. About 10 minutes. The
+# example's sources and the library's are touched first (see bench).
+bench-redis: deps
+	$(MAKE) redis-deps REDIS_SERVER=1
+	find Sources Examples/KeyValue -name '*.swift' -exec touch {} +
+	$(SWIFT) build -c release --product ComposeKeyValue
+	python3 Benchmarks/scripts/redis_bench.py --keyvalue .build/release/ComposeKeyValue $(ARGS)
 
 # Instructions per operation of the in-process cases, counted by valgrind's
 # callgrind (Benchmarks/scripts/instructions.py): repeatable on a busy

@@ -142,6 +142,14 @@ let package = Package(
             path: "Examples/Stepper",
             swiftSettings: strictSettings
         ),
+        // A RESP2 (redis protocol) key-value server on the framing API:
+        // redis-cli and redis-benchmark talk to it (`make bench-redis`).
+        .executableTarget(
+            name: "ComposeKeyValue",
+            dependencies: ["ComposeFraming"],
+            path: "Examples/KeyValue",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "ReadmeStartup",
             dependencies: ["ComposeApp"],
@@ -187,6 +195,7 @@ let package = Package(
             name: "ComposeAppTests",
             dependencies: [
                 "ComposeApp", "ComposeTesting", "ComposeFixture", "ComposeChat", "ComposeRelay", "ComposeStepper",
+                "ComposeKeyValue",
                 "ComposePersistence", "ComposeConfiguration", "PersistFixture",
                 // Frames over real sockets (FramingSocketTests).
                 "ComposeFraming",

@@ -152,6 +152,10 @@ package final class FrameDelivery: TurnResumable {
     /// The bytes read and not delivered yet.
     var bufferedBytes: Int { buffering.bufferedBytes }
 
+    /// Whether a frame is being delivered with more input buffered behind
+    /// it: its reply will have company (see `TCPConnection.write`).
+    var isDeliveringWithInputLeft: Bool { isDelivering && buffering.bufferedBytes > 0 }
+
     /// Resumes at the source's own `didBecomeWritable`, when ``gate`` said
     /// ``FrameGate/full`` (a connection's replies); observed in the scope
     /// in effect.

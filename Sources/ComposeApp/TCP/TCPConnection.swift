@@ -263,8 +263,14 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     private var closeReason: CloseReason?
     private var lineSplitter: LineSplitter?
     /// The frames of ComposeFraming's `frames(using:)`, once asked for
-    /// (TCPConnection+Frames.swift).
+    /// (TCPConnection+Frames.swift). Read by the write path's common case;
+    /// unchecked on the grounds given above ``inFlight`` (set once, in
+    /// `decodeFrames`, in a plain statement).
+    #if DEBUG
     var frameDelivery: FrameDelivery?
+    #else
+    @exclusivity(unchecked) var frameDelivery: FrameDelivery?
+    #endif
     /// The idle check (see ``idleTimeout``) and what it watches.
     private var idleCheck: (action: ScheduledAction, scheduler: any Scheduler)?
     private var idleWatch: Subscription?
@@ -462,6 +468,13 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
            let turn = transport.socketTurn, directWriteTurn != turn {
             assert(batch.isEmpty, "bytes batched without waiting for the turn's end")
             directWriteTurn = turn
+            // A reply to a frame with more input read behind it (a
+            // pipelining client): the replies to the frames that follow
+            // join it in the batch, and all leave in one write call at the
+            // turn's end, rather than this one now and the rest then.
+            if let frameDelivery, frameDelivery.isDeliveringWithInputLeft {
+                return writeBatchingOrQueueing(buffer)
+            }
             let result = transport.tryWriteAtOnce(buffer)
             if result == buffer.count { return .written }
             return writeRest(of: buffer, afterTrying: result)

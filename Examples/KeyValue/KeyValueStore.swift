@@ -1,0 +1,100 @@
+import ComposeFraming
+
+/// The keys and values all connections share, and the commands on them.
+/// Keys and values are copies: a slice would hold the whole read buffer.
+@MainActor
+final class KeyValueStore {
+    private(set) var entries: [ByteBuffer: ByteBuffer] = [:]
+    static let commands: Set = ["ping", "echo", "get", "set", "del", "exists", "incr", "incrby", "mget", "mset", "dbsize", "flushall", "quit", "command", "config"]
+
+    /// Appends the reply to `arguments` (RESP2) to `reply`; `true` for QUIT.
+    func execute(_ arguments: [ByteBuffer], into reply: inout ByteBuffer) -> Bool {
+        let (name, count) = (arguments[0].commandName, arguments.count)
+        switch name {
+        case "get" where count == 2: reply.writeBulk(entries[arguments[1]])
+        case "set" where count == 3, "mset" where count > 1 && count % 2 == 1:
+            for index in stride(from: 1, to: count, by: 2) { set(arguments[index], arguments[index + 1]) }
+            reply.writeStaticString("+OK\r\n")
+        case "set" where count > 3: reply.writeError("syntax error")
+        case "ping" where count == 1: reply.writeStaticString("+PONG\r\n")
+        case "ping" where count == 2, "echo" where count == 2: reply.writeBulk(arguments[1])
+        case "del" where count > 1: reply.writeHeader(.integer, arguments.dropFirst().count { entries.removeValue(forKey: $0) != nil })
+        case "exists" where count > 1: reply.writeHeader(.integer, arguments.dropFirst().count { entries[$0] != nil })
+        case "incr" where count == 2, "incrby" where count == 3:
+            let value = entries[arguments[1]].map { $0.integer } ?? 0, by = count == 2 ? 1 : arguments[2].integer
+            guard let value, let by, case (let sum, false) = value.addingReportingOverflow(by) else {
+                reply.writeError(value == nil || by == nil ? "value is not an integer or out of range" : "increment or decrement would overflow")
+                break
+            }
+            set(arguments[1], ByteBuffer(string: String(sum)))
+            reply.writeHeader(.integer, sum)
+        case "mget":
+            reply.writeHeader(.array, count - 1)
+            for key in arguments.dropFirst() { reply.writeBulk(entries[key]) }
+        case "dbsize" where count == 1: reply.writeHeader(.integer, entries.count)
+        case "flushall" where count == 1 || (count == 2 && ["async", "sync"].contains(arguments[1].commandName)):
+            entries = [:]
+            reply.writeStaticString("+OK\r\n")
+        case "flushall": reply.writeError("syntax error")
+        case "quit":
+            reply.writeStaticString("+OK\r\n")
+            return true
+        case "command": reply.writeStaticString("*0\r\n")
+        case "config" where count > 2 && arguments[1].commandName == "get":
+            // What redis-benchmark asks at start: no snapshots, no log.
+            let known = [("save", ""), ("appendonly", "no")].filter { key, _ in arguments.dropFirst(2).contains { $0.commandName == key } }
+            reply.writeHeader(.array, known.count * 2)
+            for text in known.flatMap({ [$0.0, $0.1] }) { reply.writeBulk(ByteBuffer(string: text)) }
+        case "config" where count == 2 && arguments[1].commandName == "get": reply.writeError("wrong number of arguments for 'config|get' command")
+        case "config" where count > 1: reply.writeError("unknown subcommand '\(arguments[1].prefix(128))'. Try CONFIG HELP.")
+        case _ where Self.commands.contains(name): reply.writeError("wrong number of arguments for '\(name)' command")
+        default:
+            // Each argument shown up to 128 bytes of them in all, as redis.
+            var shown = ""
+            for argument in arguments.dropFirst() where shown.utf8.count < 128 { shown += "'\(argument.prefix(128 - shown.utf8.count))' " }
+            reply.writeError("unknown command '\(arguments[0].prefix(128))', with args beginning with: \(shown)")
+        }
+        return false
+    }
+
+    /// Stores a copy of `value` (in place when the old one's memory fits) under `key`.
+    private func set(_ key: ByteBuffer, _ value: ByteBuffer) {
+        guard let index = entries.index(forKey: key) else { return entries[key.copy()] = value.copy() }
+        if entries.values[index].capacity > 2 * value.readableBytes + 64 { return entries.values[index] = value.copy() }
+        entries.values[index].clear()
+        entries.values[index].writeImmutableBuffer(value)
+    }
+}
+
+extension ByteBuffer {
+    /// The bytes as a decimal integer in redis's form, or `nil`.
+    var integer: Int? { Int(String(buffer: self)).flatMap { String($0) == String(buffer: self) ? $0 : nil } }
+    /// A command's name in lowercase ASCII (OR-ing 0x20 makes an uppercase
+    /// letter lowercase and no other byte a letter); a small string.
+    var commandName: String {
+        readableBytes > 15 ? "" : String(unsafeUninitializedCapacity: readableBytes) { name in
+            for (index, byte) in readableBytesView.enumerated() { name[index] = byte | 0x20 }
+            return readableBytes
+        }
+    }
+    /// At most `length` bytes, as text (U+FFFD for bytes that are not UTF-8).
+    func prefix(_ length: Int) -> String { String(buffer: getSlice(at: readerIndex, length: Swift.min(length, readableBytes))!) }
+    func copy() -> ByteBuffer { ByteBufferAllocator().buffer(buffer: self) }
+    enum Header: Int { case bulk, array, integer }
+    /// `$3\r\n`; those of 0 to 127 made once, written whole (as redis's shared ones).
+    mutating func writeHeader(_ header: Header, _ number: Int) {
+        _ = (0..<128).contains(number) ? writeBytes(Self.smallHeaders[header.rawValue][number]) : writeString("\(["$", "*", ":"][header.rawValue])\(number)\r\n")
+    }
+    private static let smallHeaders = ["$", "*", ":"].map { symbol in (0..<128).map { Array("\(symbol)\($0)\r\n".utf8) } }
+    /// A bulk string, or the null one (`$-1\r\n`).
+    mutating func writeBulk(_ value: ByteBuffer?) {
+        writeHeader(.bulk, value?.readableBytes ?? -1)
+        guard let value else { return }
+        writeImmutableBuffer(value)
+        writeStaticString("\r\n")
+    }
+    /// `-ERR message`; a CR or LF (an argument's) becomes a space.
+    mutating func writeError(_ message: String) {
+        writeBytes(Array("-ERR \(message)".utf8.map { $0 == 13 || $0 == 10 ? 32 : $0 }) + [13, 10])
+    }
+}
