@@ -237,12 +237,12 @@ uninstall:
 	rm -rf "$(DESTDIR)$(PREFIX)/lib/compose"
 
 # The API reference and articles: the DocC catalogs of Compose, ComposeApp,
-# ComposePersistence and ComposeTesting (Sources/*/*.docc), built by
+# ComposePersistence, ComposeConfiguration, ComposeFraming and ComposeTesting (Sources/*/*.docc), built by
 # swift-docc-plugin with warnings as errors (a broken link or a bad symbol
 # reference fails), then scripts/doc-coverage.py fails on any public symbol
 # without a doc comment. No network needed. Its own scratch path, so it
 # never invalidates the test build. Archives: .build-docs/plugins/Swift-DocC/outputs/.
-DOC_TARGETS := Compose ComposeApp ComposePersistence ComposeFraming ComposeTesting
+DOC_TARGETS := Compose ComposeApp ComposePersistence ComposeConfiguration ComposeFraming ComposeTesting
 docs: deps
 	$(SWIFT) package --scratch-path .build-docs generate-documentation \
 		$(foreach t,$(DOC_TARGETS),--target $(t)) --warnings-as-errors

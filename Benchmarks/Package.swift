@@ -93,6 +93,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "StartupC", cSettings: cSettings, linkerSettings: libuv),
+        // SwiftNIO's first task on its one event-loop thread.
+        .executableTarget(
+            name: "StartupNIO",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The same app linked with -static-stdlib: the Swift runtime and
         // Foundation inside the executable instead of shared libraries, so
         // the dynamic loader has less to map and relocate
@@ -132,6 +141,10 @@ let package = Package(
             linkerSettings: staticStdlib
         ),
         .executableTarget(name: "IdleSwiftStatic", swiftSettings: strictSettings, linkerSettings: staticStdlib),
+        // A floor: EchoC's server written in Swift straight on libuv (no
+        // Compose, no Foundation), dynamically linked like EchoCompose.
+        .systemLibrary(name: "CUV", pkgConfig: "libuv"),
+        .executableTarget(name: "EchoSwiftUV", dependencies: ["CUV"], swiftSettings: strictSettings),
         .executableTarget(
             name: "EchoNIO",
             dependencies: [
