@@ -10,6 +10,8 @@
 #   make check-leaks  runs fixture apps under valgrind: no leak, no invalid access
 #   make test-asan  builds and runs the tests with AddressSanitizer
 #   make test-tsan  the tests that involve other threads, with ThreadSanitizer
+#               (both: TEST_ARGS="--filter Suite" for some suites only,
+#               ASAN_SCRATCH=/TSAN_SCRATCH= for another scratch path)
 #   make soak   the relay and chat daemons against hostile clients (about 2 min)
 #   make docs   builds the API reference and articles (DocC), warnings as errors
 #   make docs-preview  serves one module's documentation on localhost:8080 (DOC=ComposeApp)
@@ -70,7 +72,7 @@ test: deps redis-deps
 # processes still waiting after 15 minutes, holding the child's stderr, so
 # the test reading it never ended).
 SANITIZER_ENV := SWIFT_BACKTRACE=enable=no
-ASAN_SCRATCH := .build-asan
+ASAN_SCRATCH ?= .build-asan
 ASAN_FLAGS := --sanitize=address --scratch-path $(ASAN_SCRATCH) \
 	-Xswiftc -use-ld=lld -Xlinker $(CURDIR)/$(ASAN_SCRATCH)/asan-default-options.o
 ASAN_SKIP := --skip 'ComposeToolTests\.EndToEndTests'
@@ -82,7 +84,7 @@ $(ASAN_SCRATCH)/asan-default-options.o: scripts/asan-default-options.c
 	$(CLANG) -c -fPIC -O1 -Wall -Werror $< -o $@
 test-asan: deps $(ASAN_SCRATCH)/asan-default-options.o
 	$(SWIFT) build --build-tests $(ASAN_FLAGS)
-	$(SANITIZER_ENV) $(SWIFT) test --skip-build $(ASAN_FLAGS) $(ASAN_SKIP)
+	$(SANITIZER_ENV) $(SWIFT) test --skip-build $(ASAN_FLAGS) $(ASAN_SKIP) $(TEST_ARGS)
 
 # The tests built with ThreadSanitizer (debug), in their own scratch path,
 # the child executables too. Every suite runs, not only those written about
@@ -109,7 +111,7 @@ test-asan: deps $(ASAN_SCRATCH)/asan-default-options.o
 #     can finish) that the 5-15x slowdown of ThreadSanitizer on two busy
 #     cores breaks now and then (48 s; a run that finished before its kill
 #     came), which says nothing about threads; test-asan runs both.
-TSAN_SCRATCH := .build-tsan
+TSAN_SCRATCH ?= .build-tsan
 TSAN_FLAGS := --sanitize=thread --scratch-path $(TSAN_SCRATCH) \
 	-Xlinker $(CURDIR)/$(TSAN_SCRATCH)/tsan-defaults.o
 TSAN_SKIP := --skip 'ComposeToolTests\.EndToEndTests' --skip anAppWritingPastTheFileSizeLimitKeepsRunningAndExits0 \
@@ -120,7 +122,7 @@ $(TSAN_SCRATCH)/tsan-defaults.o: scripts/tsan-defaults.c
 	$(CLANG) -c -fPIC -O1 -Wall -Werror $< -o $@
 test-tsan: deps $(TSAN_SCRATCH)/tsan-defaults.o
 	$(SWIFT) build --build-tests $(TSAN_FLAGS)
-	$(SANITIZER_ENV) $(SWIFT) test --skip-build $(TSAN_FLAGS) $(TSAN_SKIP)
+	$(SANITIZER_ENV) $(SWIFT) test --skip-build $(TSAN_FLAGS) $(TSAN_SKIP) $(TEST_ARGS)
 
 # nc (netcat), the client the quick start chats with, when missing.
 client-deps:
