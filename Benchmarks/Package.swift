@@ -102,6 +102,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "StartupNIOStatic",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings,
+            linkerSettings: staticStdlib
+        ),
         // The same app linked with -static-stdlib: the Swift runtime and
         // Foundation inside the executable instead of shared libraries, so
         // the dynamic loader has less to map and relocate
@@ -153,6 +162,19 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The same three linked with -static-stdlib (symbolic links to
+        // their sources): the fair comparison with EchoComposeStatic, and
+        // the floor of a statically linked Swift program on libuv.
+        .executableTarget(
+            name: "EchoNIOStatic",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings,
+            linkerSettings: staticStdlib
+        ),
+        .executableTarget(name: "EchoSwiftUVStatic", dependencies: ["CUV"], swiftSettings: strictSettings, linkerSettings: staticStdlib),
         .executableTarget(name: "EchoLoad", cSettings: cSettings, linkerSettings: [.linkedLibrary("pthread")]),
     ],
     swiftLanguageModes: [.v6]

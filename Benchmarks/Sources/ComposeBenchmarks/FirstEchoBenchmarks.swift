@@ -13,8 +13,11 @@ import Glibc
 enum FirstEchoBenchmarks {
     static let runs = 21
     /// C first (the baseline of every ratio), built with cc (``PlainC``);
-    /// EchoSwiftUV is the floor of a Swift program on libuv.
-    static let programs = [PlainC.echo, "EchoNIO", "EchoSwiftUV", "EchoCompose", "EchoComposeStatic"]
+    /// EchoSwiftUV is the floor of a Swift program on libuv. Each Swift
+    /// server dynamically linked, then with -static-stdlib.
+    static let programs = [
+        PlainC.echo, "EchoNIO", "EchoSwiftUV", "EchoCompose", "EchoNIOStatic", "EchoSwiftUVStatic", "EchoComposeStatic",
+    ]
 
     /// Milliseconds from spawn to the first echoed byte, median over
     /// `runs` runs of each program, in rotating order.

@@ -13,8 +13,9 @@ import Glibc
 enum StartupBenchmarks {
     static let runs = 21
     /// The contenders: C first (the baseline of every ratio), built with
-    /// cc (``PlainC``).
-    static let programs = [PlainC.startup, "StartupNIO", "StartupCompose", "StartupComposeStatic"]
+    /// cc (``PlainC``); SwiftNIO and Compose dynamically linked, then both
+    /// with -static-stdlib.
+    static let programs = [PlainC.startup, "StartupNIO", "StartupCompose", "StartupNIOStatic", "StartupComposeStatic"]
 
     /// Milliseconds from just before spawning to the first callback,
     /// median over `runs` runs of each program, in rotating order.
