@@ -99,3 +99,41 @@ import Testing
         #expect(throws: EncodingError.self) { try TraceValueEncoder.encode([Point(x: 1, y: .infinity)]) }
     }
 }
+
+/// A second reader's attempts (issue #33's review): the corners where a
+/// hand-written JSON writer most often parts from `JSONEncoder`.
+extension TraceValueEncoderTests {
+    @Test(arguments: [
+        -0.0, 0.1 + 0.2, 1e15, 1e16, 1e17, 9_007_199_254_740_992, -1e15, 1e-7, .leastNonzeroMagnitude,
+        .greatestFiniteMagnitude, -123_456_789_012_345.0, 0.5,
+    ])
+    func aDoubleIsWrittenAsJSONEncoderWritesIt(value: Double) throws {
+        let ours = try TraceValueEncoder.encode(value), theirs = try Self.foundation(value)
+        #expect(ours == theirs)
+        let inArray = try TraceValueEncoder.encode([value]), theirsInArray = try Self.foundation([value])
+        #expect(inArray == theirsInArray)
+    }
+
+    @Test(arguments: [Float(0.1), 16_777_216, 3.4028235e38, 1e-10, -0.0, 1.5])
+    func aFloatIsWrittenAsJSONEncoderWritesIt(value: Float) throws {
+        let ours = try TraceValueEncoder.encode(value), theirs = try Self.foundation(value)
+        #expect(ours == theirs)
+    }
+
+    @Test func everyControlCharacterAndDeleteAreWrittenAsJSONEncoderWritesThem() throws {
+        let text = String(decoding: Array(0...0x7F as ClosedRange<UInt8>), as: UTF8.self) + "\u{2028}\u{2029}/é"
+        let ours = try TraceValueEncoder.encode(text), theirs = try Self.foundation(text)
+        #expect(ours == theirs)
+    }
+
+    @Test func integerKeyedDictionariesAndEmptyContainers() throws {
+        struct Box: Codable {
+            var byNumber: [Int: String] = [10: "ten", 2: "two", -1: "minus one"]
+            var empty: [String: Int] = [:]
+            var none: [Int] = []
+            var deep: [String: [String: Int?]] = ["b": ["y": nil, "x": 1], "a": [:]]
+            var extremes: [Int] = [Int.min, Int.max]
+        }
+        #expect(try TraceValueEncoder.encode(Box()) == (try Self.foundation(Box())))
+    }
+}
