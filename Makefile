@@ -7,6 +7,7 @@
 #   make bench-redis  redis-benchmark against the key-value example and redis-server
 #   make bench-instructions  counts instructions per operation with callgrind
 #   make bench-echo-counts   system calls and instructions per echo message
+#   make bench-linking  the echo servers' memory and first echo linked other ways
 #   make check-leaks  runs fixture apps under valgrind: no leak, no invalid access
 #   make test-asan  builds and runs the tests with AddressSanitizer
 #   make test-tsan  the tests that involve other threads, with ThreadSanitizer
@@ -20,7 +21,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build test test-asan test-tsan run run-keyvalue client-deps redis-deps bench bench-redis bench-instructions bench-echo-counts deps clean check-leaks soak docs docs-preview install uninstall
+.PHONY: all build test test-asan test-tsan run run-keyvalue client-deps redis-deps bench bench-redis bench-instructions bench-echo-counts bench-linking deps clean check-leaks soak docs docs-preview install uninstall
 
 all: build
 
@@ -193,6 +194,18 @@ bench-echo-counts: deps
 	@command -v strace >/dev/null 2>&1 || { echo "Installing strace with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq strace; }
 	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
 	cd Benchmarks && $(SWIFT) build -c release --product EchoCompose && $(SWIFT) build -c release --product EchoFramed && $(SWIFT) build -c release --product EchoC && $(SWIFT) build -c release --product EchoLoad && python3 scripts/echo_counts.py $(ARGS)
+
+# Peak RSS and start to first echo of the Compose, SwiftNIO and bare
+# Swift-on-libuv echo servers linked other ways than SwiftPM links them
+# (Benchmarks/scripts/link_variants.py): -static-stdlib, without the
+# executable's exported symbols, with the hot code first (lld), as static
+# executables. What linking can and cannot do for issue #33's 8 MiB
+# (docs/footprint.md, "Linking"). About 2 minutes; needs valgrind.
+bench-linking: deps
+	@command -v valgrind >/dev/null 2>&1 || { echo "Installing valgrind with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; }
+	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
+	cd Benchmarks && for product in EchoLoad EchoC EchoComposeStatic EchoNIOStatic EchoSwiftUVStatic; do \
+		$(SWIFT) build -c release --product $$product || exit 1; done && python3 scripts/link_variants.py $(ARGS)
 
 # Scenarios of the fixture app (Tests/Fixtures/AppFixture) under valgrind's
 # memcheck; fails on a definite leak or an invalid read or write. See
