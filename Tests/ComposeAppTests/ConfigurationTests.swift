@@ -3,6 +3,9 @@ import ComposeConfiguration
 import ComposeTesting
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A file in the temporary directory, removed when released.
 final class TemporaryFile {
@@ -227,6 +230,32 @@ struct ConfiguredApp: StartupComponent {
         let app = TestApp(ConfiguredApp.self, config: ["config": .string(file.path)])
         #expect(app.diagnostics.map(\.code) == [.configurationFileRejected])
         #expect(app.diagnostics.first?.message.contains("larger than") == true)
+    }
+
+    /// A second reader's attempt (issue #33's review): a FIFO named as the
+    /// configuration file held the loop's thread in `open` until something
+    /// wrote to it, at startup and at every SIGHUP.
+    @Test(.timeLimit(.minutes(1)))
+    func aFileThatIsNotARegularFileIsRejectedWithoutWaiting() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("compose-fifo-\(UUID().uuidString)").path
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        // Real time on purpose: a bound, not synchronisation. Were the
+        // configuration to wait in `open` for a writer (the defect), this
+        // writer ends the wait after 5 s and the test fails on the message
+        // instead of hanging; it is cancelled once the app is made.
+        let writer = DispatchWorkItem {
+            let fd = open(path, O_WRONLY | O_NONBLOCK)
+            if fd >= 0 { close(fd) }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 5, execute: writer)
+        defer { writer.cancel() }
+        let app = TestApp(ConfiguredApp.self, config: ["config": .string(path)])
+        #expect(app.diagnostics.map(\.code) == [.configurationFileRejected])
+        let message = app.diagnostics.first?.message ?? ""
+        #expect(message.contains(path) && message.contains("not a regular file"), "\(message)")
+        let device = TestApp(ConfiguredApp.self, config: ["config": "/dev/zero"])
+        #expect(device.diagnostics.map(\.code) == [.configurationFileRejected])
     }
 
     // MARK: TestApp

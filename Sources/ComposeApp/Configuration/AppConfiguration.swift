@@ -237,12 +237,22 @@ public final class AppConfiguration {
 
     /// The bytes of the file at `path`.
     ///
-    /// - Throws: ``LoopError`` from `open` or `read`;
-    ///   ``ConfigurationError`` past ``maximumFileSize``.
+    /// Only a regular file is read: a FIFO (opened without waiting for a
+    /// writer) or a device is refused, rather than holding the loop's
+    /// thread at startup and at every `SIGHUP`.
+    ///
+    /// - Throws: ``LoopError`` from `open`, `fstat` or `read`;
+    ///   ``ConfigurationError`` for what is not a regular file and past
+    ///   ``maximumFileSize``.
     private static func contents(of path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw LoopError("open", code: -errno, context: path) }
         defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw LoopError("fstat", code: -errno, context: path) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw ConfigurationError("not a regular file (a FIFO, a device or a socket is not read)")
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
