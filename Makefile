@@ -7,9 +7,12 @@
 #   make bench-redis  redis-benchmark against the key-value example and redis-server
 #   make bench-instructions  counts instructions per operation with callgrind
 #   make bench-echo-counts   system calls and instructions per echo message
+#   make bench-linking  the echo servers' memory and first echo linked other ways
 #   make check-leaks  runs fixture apps under valgrind: no leak, no invalid access
 #   make test-asan  builds and runs the tests with AddressSanitizer
 #   make test-tsan  the tests that involve other threads, with ThreadSanitizer
+#               (both: TEST_ARGS="--filter Suite" for some suites only,
+#               ASAN_SCRATCH=/TSAN_SCRATCH= for another scratch path)
 #   make soak   the relay and chat daemons against hostile clients (about 2 min)
 #   make docs   builds the API reference and articles (DocC), warnings as errors
 #   make docs-preview  serves one module's documentation on localhost:8080 (DOC=ComposeApp)
@@ -18,7 +21,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build test test-asan test-tsan run run-keyvalue client-deps redis-deps bench bench-redis bench-instructions bench-echo-counts deps clean check-leaks soak docs docs-preview install uninstall
+.PHONY: all build test test-asan test-tsan run run-keyvalue client-deps redis-deps bench bench-redis bench-instructions bench-echo-counts bench-linking deps clean check-leaks soak docs docs-preview install uninstall
 
 all: build
 
@@ -73,7 +76,7 @@ test: deps redis-deps
 # processes still waiting after 15 minutes, holding the child's stderr, so
 # the test reading it never ended).
 SANITIZER_ENV := SWIFT_BACKTRACE=enable=no
-ASAN_SCRATCH := .build-asan
+ASAN_SCRATCH ?= .build-asan
 ASAN_FLAGS := --sanitize=address --scratch-path $(ASAN_SCRATCH) \
 	-Xswiftc -use-ld=lld -Xlinker $(CURDIR)/$(ASAN_SCRATCH)/asan-default-options.o
 ASAN_SKIP := --skip 'ComposeToolTests\.EndToEndTests'
@@ -85,7 +88,7 @@ $(ASAN_SCRATCH)/asan-default-options.o: scripts/asan-default-options.c
 	$(CLANG) -c -fPIC -O1 -Wall -Werror $< -o $@
 test-asan: deps $(ASAN_SCRATCH)/asan-default-options.o
 	$(SWIFT) build --build-tests $(ASAN_FLAGS)
-	$(SANITIZER_ENV) $(SWIFT) test --skip-build $(ASAN_FLAGS) $(ASAN_SKIP)
+	$(SANITIZER_ENV) $(SWIFT) test --skip-build $(ASAN_FLAGS) $(ASAN_SKIP) $(TEST_ARGS)
 
 # The tests built with ThreadSanitizer (debug), in their own scratch path,
 # the child executables too. Every suite runs, not only those written about
@@ -112,7 +115,7 @@ test-asan: deps $(ASAN_SCRATCH)/asan-default-options.o
 #     can finish) that the 5-15x slowdown of ThreadSanitizer on two busy
 #     cores breaks now and then (48 s; a run that finished before its kill
 #     came), which says nothing about threads; test-asan runs both.
-TSAN_SCRATCH := .build-tsan
+TSAN_SCRATCH ?= .build-tsan
 TSAN_FLAGS := --sanitize=thread --scratch-path $(TSAN_SCRATCH) \
 	-Xlinker $(CURDIR)/$(TSAN_SCRATCH)/tsan-defaults.o
 TSAN_SKIP := --skip 'ComposeToolTests\.EndToEndTests' --skip anAppWritingPastTheFileSizeLimitKeepsRunningAndExits0 \
@@ -123,7 +126,7 @@ $(TSAN_SCRATCH)/tsan-defaults.o: scripts/tsan-defaults.c
 	$(CLANG) -c -fPIC -O1 -Wall -Werror $< -o $@
 test-tsan: deps $(TSAN_SCRATCH)/tsan-defaults.o
 	$(SWIFT) build --build-tests $(TSAN_FLAGS)
-	$(SANITIZER_ENV) $(SWIFT) test --skip-build $(TSAN_FLAGS) $(TSAN_SKIP)
+	$(SANITIZER_ENV) $(SWIFT) test --skip-build $(TSAN_FLAGS) $(TSAN_SKIP) $(TEST_ARGS)
 
 # nc (netcat), the client the quick start chats with, when missing.
 client-deps:
@@ -195,6 +198,18 @@ bench-echo-counts: deps
 	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
 	cd Benchmarks && $(SWIFT) build -c release --product EchoCompose && $(SWIFT) build -c release --product EchoFramed && $(SWIFT) build -c release --product EchoC && $(SWIFT) build -c release --product EchoLoad && python3 scripts/echo_counts.py $(ARGS)
 
+# Peak RSS and start to first echo of the Compose, SwiftNIO and bare
+# Swift-on-libuv echo servers linked other ways than SwiftPM links them
+# (Benchmarks/scripts/link_variants.py): -static-stdlib, without the
+# executable's exported symbols, with the hot code first (lld), as static
+# executables. What linking can and cannot do for issue #33's 8 MiB
+# (docs/footprint.md, "Linking"). About 2 minutes; needs valgrind.
+bench-linking: deps
+	@command -v valgrind >/dev/null 2>&1 || { echo "Installing valgrind with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; }
+	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
+	cd Benchmarks && for product in EchoLoad EchoC EchoComposeStatic EchoNIOStatic EchoSwiftUVStatic; do \
+		$(SWIFT) build -c release --product $$product || exit 1; done && python3 scripts/link_variants.py $(ARGS)
+
 # Scenarios of the fixture app (Tests/Fixtures/AppFixture) under valgrind's
 # memcheck; fails on a definite leak or an invalid read or write. See
 # scripts/check-leaks.sh (one summary line per scenario).
@@ -240,12 +255,12 @@ uninstall:
 	rm -rf "$(DESTDIR)$(PREFIX)/lib/compose"
 
 # The API reference and articles: the DocC catalogs of Compose, ComposeApp,
-# ComposePersistence and ComposeTesting (Sources/*/*.docc), built by
+# ComposePersistence, ComposeConfiguration, ComposeFraming and ComposeTesting (Sources/*/*.docc), built by
 # swift-docc-plugin with warnings as errors (a broken link or a bad symbol
 # reference fails), then scripts/doc-coverage.py fails on any public symbol
 # without a doc comment. No network needed. Its own scratch path, so it
 # never invalidates the test build. Archives: .build-docs/plugins/Swift-DocC/outputs/.
-DOC_TARGETS := Compose ComposeApp ComposePersistence ComposeFraming ComposeTLS ComposeTesting
+DOC_TARGETS := Compose ComposeApp ComposePersistence ComposeConfiguration ComposeFraming ComposeTLS ComposeTesting
 docs: deps
 	$(SWIFT) package --scratch-path .build-docs generate-documentation \
 		$(foreach t,$(DOC_TARGETS),--target $(t)) --warnings-as-errors

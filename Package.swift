@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Compose", targets: ["Compose"]),
         .library(name: "ComposeApp", targets: ["ComposeApp"]),
         .library(name: "ComposePersistence", targets: ["ComposePersistence"]),
+        .library(name: "ComposeConfiguration", targets: ["ComposeConfiguration"]),
         .library(name: "ComposeFraming", targets: ["ComposeFraming"]),
         .library(name: "ComposeTLS", targets: ["ComposeTLS"]),
         .library(name: "ComposeTesting", targets: ["ComposeTesting"]),
@@ -26,10 +27,11 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // The virtual clock's queue of due actions (HeapModule).
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        // The app's configuration (ComposeApp): command line and environment.
-        // No JSON trait: it pulls in all of Foundation (JSONSerialization);
-        // ComposeApp reads JSON files with FoundationEssentials instead.
-        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["CommandLineArguments"]),
+        // swift-configuration's ConfigReader over an app's configuration
+        // (ComposeConfiguration, opt-in: its core needs FoundationEssentials).
+        // No trait: JSON pulls in all of Foundation (JSONSerialization), and
+        // ComposeApp reads the command line itself.
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
         // Tests only: the property-based tests of the line splitter and stores.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // Metrics (ComposeApp): CoreMetrics only, a no-op until an app
@@ -59,7 +61,6 @@ let package = Package(
             dependencies: [
                 "Compose", "CLibUV",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
@@ -70,6 +71,15 @@ let package = Package(
         .target(
             name: "ComposePersistence",
             dependencies: ["ComposeApp", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        // Configuration files (JSON) and swift-configuration's ConfigReader
+        // over an app's configuration: a module of its own because both
+        // need FoundationEssentials, which apps that read only flags and
+        // variables should not load.
+        .target(
+            name: "ComposeConfiguration",
+            dependencies: ["ComposeApp", .product(name: "Configuration", package: "swift-configuration")],
             swiftSettings: strictSettings
         ),
         // Frames on byte streams: decoders and encoders over SwiftNIO's
@@ -113,7 +123,7 @@ let package = Package(
         .testTarget(
             name: "ComposeTestingTests",
             dependencies: [
-                "ComposeTesting",
+                "ComposeTesting", "ComposePersistence",
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
@@ -127,7 +137,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ComposeChat",
-            dependencies: ["ComposeApp", .product(name: "Prometheus", package: "swift-prometheus")],
+            dependencies: ["ComposeApp", "ComposeConfiguration", .product(name: "Prometheus", package: "swift-prometheus")],
             path: "Examples/Chat",
             swiftSettings: strictSettings
         ),
@@ -201,7 +211,7 @@ let package = Package(
             dependencies: [
                 "ComposeApp", "ComposeTesting", "ComposeFixture", "ComposeChat", "ComposeRelay", "ComposeStepper",
                 "ComposeKeyValue",
-                "ComposePersistence", "PersistFixture",
+                "ComposePersistence", "ComposeConfiguration", "PersistFixture",
                 // Frames over real sockets (FramingSocketTests).
                 "ComposeFraming",
                 // TLS over real sockets, against openssl and Python (TLSTests).
@@ -234,7 +244,7 @@ let package = Package(
         // (plain `import`, never `@testable`).
         .testTarget(
             name: "ReadmeSamplesTests",
-            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeStepper", "ComposeFraming", "ComposeTLS"],
+            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeConfiguration", "ComposeStepper", "ComposeFraming", "ComposeTLS"],
             swiftSettings: strictSettings
         ),
     ],

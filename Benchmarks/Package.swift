@@ -93,6 +93,24 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "StartupC", cSettings: cSettings, linkerSettings: libuv),
+        // SwiftNIO's first task on its one event-loop thread.
+        .executableTarget(
+            name: "StartupNIO",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "StartupNIOStatic",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings,
+            linkerSettings: staticStdlib
+        ),
         // The same app linked with -static-stdlib: the Swift runtime and
         // Foundation inside the executable instead of shared libraries, so
         // the dynamic loader has less to map and relocate
@@ -132,6 +150,10 @@ let package = Package(
             linkerSettings: staticStdlib
         ),
         .executableTarget(name: "IdleSwiftStatic", swiftSettings: strictSettings, linkerSettings: staticStdlib),
+        // A floor: EchoC's server written in Swift straight on libuv (no
+        // Compose, no Foundation), dynamically linked like EchoCompose.
+        .systemLibrary(name: "CUV", pkgConfig: "libuv"),
+        .executableTarget(name: "EchoSwiftUV", dependencies: ["CUV"], swiftSettings: strictSettings),
         .executableTarget(
             name: "EchoNIO",
             dependencies: [
@@ -140,6 +162,19 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The same three linked with -static-stdlib (symbolic links to
+        // their sources): the fair comparison with EchoComposeStatic, and
+        // the floor of a statically linked Swift program on libuv.
+        .executableTarget(
+            name: "EchoNIOStatic",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings,
+            linkerSettings: staticStdlib
+        ),
+        .executableTarget(name: "EchoSwiftUVStatic", dependencies: ["CUV"], swiftSettings: strictSettings, linkerSettings: staticStdlib),
         .executableTarget(name: "EchoLoad", cSettings: cSettings, linkerSettings: [.linkedLibrary("pthread")]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,6 @@
 import ComposeApp
+// JSON configuration files (`--config chat.json`).
+import ComposeConfiguration
 import Foundation
 
 /// Where the daemon listens and how it behaves. Each setting comes from the
@@ -41,6 +43,7 @@ extension ChatSettings {
     /// and `--help` says what each setting does.
     static let options = ConfigOptions(
         environmentPrefix: "CHAT",
+        fileFormat: .json,
         descriptions: [
             "port": "The TCP port to listen on (on 127.0.0.1); 0 picks a free one.",
             "motd": "A file whose text greets every client; read again on SIGHUP (kill -HUP).",
@@ -54,7 +57,7 @@ extension ChatSettings {
 
     /// The settings `config` holds; each one it lacks, or that is out of
     /// range, is `defaults`'s.
-    init(config: ConfigReader, defaults: ChatSettings = ChatSettings()) {
+    init(config: AppConfiguration, defaults: ChatSettings = ChatSettings()) {
         self = defaults
         if let port = UInt16(exactly: config.int(forKey: "port", default: Int(defaults.port))) { self.port = port }
         motdPath = config.string(forKey: "motd") ?? defaults.motdPath

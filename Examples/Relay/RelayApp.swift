@@ -73,11 +73,11 @@ extension RelayApp {
 extension RelayApp: StartupComponent {
     static var configuration: StartupConfiguration {
         // The deadline is part of what makes the app's context, so it is
-        // read before the app's configuration exists: from a reader of its
-        // own over the same layers (flag, variable, file, default). The
+        // read before the app's configuration exists: from a configuration
+        // of its own over the same layers (flag, variable, default). The
         // root's init() reads it again, so --help lists it and --deadline
         // is not reported as a flag the app did not read.
-        let config = AppConfiguration.process(options: RelaySettings.options).reader
+        let config = AppConfiguration.process(options: RelaySettings.options)
         return StartupConfiguration(
             shutdownDeadline: RelaySettings(config: config).shutdownDeadline,
             config: RelaySettings.options

@@ -1,12 +1,12 @@
 import ComposeApp
 
 /// Where the relay listens and what it lets clients run. Each setting comes
-/// from the first of: its flag, its environment variable, a JSON file, its
-/// default (the app's configuration, `Application.config`):
+/// from the first of: its flag, its environment variable, its default (the
+/// app's configuration, `Application.config`; no configuration file, so
+/// the relay loads no Foundation):
 ///
 ///     ComposeRelay --port 7171 --max-line 65536 --deadline 10
 ///     RELAY_PORT=7171 RELAY_MAX_LINE=65536 RELAY_DEADLINE=10 ComposeRelay
-///     ComposeRelay --config relay.json     # {"port": 7171, "maxLine": 4096}, or RELAY_CONFIG=relay.json
 ///
 /// `ComposeRelay --help` lists them. A value that does not parse (or a port
 /// out of range, a line length or deadline below 1) is ignored (the default
@@ -49,7 +49,7 @@ extension RelaySettings {
 
     /// The settings `config` holds; each one it lacks, or that is out of
     /// range, is `defaults`'s.
-    init(config: ConfigReader, defaults: RelaySettings = RelaySettings()) {
+    init(config: AppConfiguration, defaults: RelaySettings = RelaySettings()) {
         self = defaults
         host = config.string(forKey: "host", default: defaults.host)
         if let port = UInt16(exactly: config.int(forKey: "port", default: Int(defaults.port))) { self.port = port }

@@ -1,7 +1,4 @@
 @_exported public import Compose
-// The app's configuration reader (`Application.config`) is
-// swift-configuration's `ConfigReader`: apps use it without importing it.
-@_exported public import Configuration
 // The app's logger (`Application.logger`) is swift-log's `Logger`: apps log
 // through it without importing swift-log or depending on it.
 @_exported public import Logging
@@ -9,8 +6,7 @@ private import CLibUV
 
 /// The libuv runtime of Compose (event loop, `StartupComponent`, timers,
 /// signals, sockets, child processes). Apps `import ComposeApp` only; it
-/// re-exports `Compose`, swift-configuration's `Configuration` and
-/// swift-log's `Logging`.
+/// re-exports `Compose` and swift-log's `Logging`.
 public enum ComposeRuntime {
     /// The version of the libuv library the runtime is linked against.
     public static var libuvVersion: String {

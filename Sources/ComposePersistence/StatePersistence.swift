@@ -6,10 +6,11 @@ internal import Logging
 /// (``StateEnvelope``), saves debounced on the app's clock, flushed at
 /// shutdown, failures reported as diagnostics and retried.
 ///
-/// The runtime installs one on the app's context when the app's
-/// configuration asks for it (`StatePersistenceFactory.json(debounce:maximumWait:)`),
-/// on a `FileStateStorage` in the app's state directory; `TestApp`
-/// installs one on an in-memory storage.
+/// An app's first persisted store installs one on the app's context
+/// (`StatePersistenceFactory.json(debounce:maximumWait:)` with its
+/// defaults, unless the app's configuration names another), on the
+/// context's state storage: a `FileStateStorage` in the app's state
+/// directory, or a `TestApp`'s in-memory storage.
 ///
 /// **When a state is saved.** A change is saved once the state has stayed
 /// unchanged for ``debounce``, and, for a state that keeps changing, no
@@ -65,7 +66,7 @@ public final class StatePersistence<Storage: StateStorage>: StatePersisting {
         storage: Storage,
         context: AppContext,
         debounce: Duration = .milliseconds(500),
-        maximumWait: Duration = .seconds(5)
+        maximumWait: Duration = .seconds(1)
     ) {
         self.storage = storage
         self.context = context

@@ -2,14 +2,16 @@ import ComposeApp
 import ComposePersistence
 
 extension TestApp {
-    /// The state persistence of an app whose configuration has none: JSON
-    /// with the default timing, so that persisted stores work in every test.
-    static var defaultStatePersistence: StatePersistenceFactory { .json() }
-
-    /// Installs the app's state persistence (its configuration's, or
-    /// `.json()` when it has none) on ``stateStorage``.
+    /// Offers ``stateStorage`` to the app's persisted stores, as the
+    /// runtime offers the state directory: the first one installs the
+    /// JSON back end on it, unless the app's configuration names a back
+    /// end, installed now. A storage replaced once a back end is in place
+    /// gets a new one, on the new storage.
     func installStatePersistence() {
-        context.statePersistence = statePersistence.make(context, stateStorage)
+        context.stateStorage = stateStorage
+        if let factory = statePersistence ?? (context.statePersistence == nil ? nil : .json()) {
+            context.statePersistence = factory.make(context, stateStorage)
+        }
     }
 
     /// Saves every unsaved persisted state now, as a shutdown does. Not

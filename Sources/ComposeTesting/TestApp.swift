@@ -52,8 +52,9 @@ public final class TestApp {
     public var stateStorage = InMemoryStateStorage() {
         didSet { installStatePersistence() }
     }
-    /// The app's state persistence, on ``stateStorage``.
-    let statePersistence: StatePersistenceFactory
+    /// The state persistence the app's configuration names, if any (else
+    /// its first persisted store installs the JSON one on ``stateStorage``).
+    let statePersistence: StatePersistenceFactory?
     private let shutdownSignals: [ProcessSignal.Name]
     private var deadline: ScheduledAction?
     /// Whether a driver (``runUntilIdle()``, ``advance(by:)``, ``run(_:)``,
@@ -85,7 +86,8 @@ public final class TestApp {
     ///   - config: The app's configuration (`AppContext.config`), in
     ///     memory, above its file and defaults; nothing is read from the
     ///     process's arguments or environment. `["config": "app.json"]`
-    ///     reads that file too, again on `send(.hangup)`.
+    ///     reads that file too (when the app has a
+    ///     `ConfigOptions.fileFormat`), again on `send(.hangup)`.
     ///   - sourceLocation: Where unasserted ``events`` are reported when
     ///     the app goes away (here, by default).
     ///   - setUp: Runs first, before the app exists: script the outside
@@ -100,7 +102,7 @@ public final class TestApp {
     /// ```
     public convenience init<App: StartupComponent>(
         _ type: App.Type,
-        config: [AbsoluteConfigKey: ConfigValue] = [:],
+        config: [String: AppConfiguration.Value] = [:],
         sourceLocation: SourceLocation = #_sourceLocation,
         setUp: (TestApp) -> Void = { _ in },
         services: (ServiceRegistry) -> Void = { _ in }
@@ -123,7 +125,7 @@ public final class TestApp {
     public convenience init<Root: Component>(
         root: Root,
         configuration: StartupConfiguration = StartupConfiguration(),
-        config: [AbsoluteConfigKey: ConfigValue] = [:],
+        config: [String: AppConfiguration.Value] = [:],
         sourceLocation: SourceLocation = #_sourceLocation,
         setUp: (TestApp) -> Void = { _ in },
         services: (ServiceRegistry) -> Void = { _ in }
@@ -134,11 +136,11 @@ public final class TestApp {
         start { [unowned self] in tree = ComponentTree(root, context: context) }
     }
 
-    private init(name: String, configuration: StartupConfiguration, config: [AbsoluteConfigKey: ConfigValue], sourceLocation: SourceLocation) {
+    private init(name: String, configuration: StartupConfiguration, config: [String: AppConfiguration.Value], sourceLocation: SourceLocation) {
         let scheduler = VirtualScheduler()
         self.scheduler = scheduler
         shutdownSignals = configuration.shutdownSignals
-        statePersistence = configuration.statePersistence ?? Self.defaultStatePersistence
+        statePersistence = configuration.statePersistence
         let diagnostics = Emitter<Diagnostic>()
         context = AppContext(
             name: name,

@@ -218,7 +218,7 @@ import Testing
     /// The settings the chat reads from `arguments` (after the program's
     /// name), as `main()` would.
     func settings(_ arguments: String...) -> ChatSettings {
-        ChatSettings(config: AppConfiguration(arguments: arguments, options: ChatSettings.options).reader)
+        ChatSettings(config: AppConfiguration(arguments: arguments, options: ChatSettings.options))
     }
 
     @Test func theRoomCapacityComesFromItsFlag() {

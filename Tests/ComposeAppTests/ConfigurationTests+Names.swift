@@ -1,6 +1,6 @@
 @testable import ComposeApp
+import ComposeConfiguration
 import ComposeTesting
-import Configuration
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -21,34 +21,35 @@ extension ConfigurationTests {
         #expect(ConfigOptions.EnvironmentPrefix.appName.resolved(app: app) == prefix)
         let configuration = AppConfiguration(environment: .variables(["\(prefix)_PORT": "7", "PORT": "9"]), appName: app)
         #expect(configuration.environmentPrefix == prefix)
-        #expect(configuration.reader.int(forKey: "port") == 7)
+        #expect(configuration.int(forKey: "port") == 7)
     }
 
     @Test func aPrefixOfTheAppsChoiceOrNoneIsKept() {
         let variables: AppConfiguration.Environment = .variables(["NOTES_PORT": "7", "CHAT_PORT": "8", "PORT": "9"])
         let chosen = AppConfiguration(environment: variables, options: ConfigOptions(environmentPrefix: "CHAT"), appName: "notes")
-        #expect(chosen.reader.int(forKey: "port") == 8)
+        #expect(chosen.int(forKey: "port") == 8)
         let none = AppConfiguration(environment: variables, options: ConfigOptions(environmentPrefix: .none), appName: "notes")
         #expect(none.environmentPrefix == nil)
-        #expect(none.reader.int(forKey: "port") == 9)
+        #expect(none.int(forKey: "port") == 9)
         #expect(ConfigOptions.EnvironmentPrefix.fixed("") == .none)
         // Outside an app (no name), the default has nothing to carry.
-        #expect(AppConfiguration(environment: variables).reader.int(forKey: "port") == 9)
+        #expect(AppConfiguration(environment: variables).int(forKey: "port") == 9)
     }
 
     @Test func theConfigurationFileAndTheRuntimesSettingsCarryThePrefixToo() throws {
         let file = try TemporaryFile(#"{"port": 7}"#)
         let configuration = AppConfiguration(
             environment: .variables(["NOTES_CONFIG": file.path, "NOTES_WORKERS": "2", "CONFIG": "/nowhere", "WORKERS": "9"]),
+            options: ConfigOptions(fileFormat: .json),
             appName: "notes"
         )
         #expect(configuration.filePath == file.path)
-        #expect(configuration.reader.int(forKey: "port") == 7)
-        #expect(configuration.runtimeInt(forKey: "workers", default: 0) == 2)
+        #expect(configuration.int(forKey: "port") == 7)
+        #expect(configuration.int(forKey: "workers", default: 0) == 2)
     }
 
     @Test func theHelpNamesTheVariablesWithTheAppsName() {
-        let configuration = AppConfiguration.forHelp(options: ConfigOptions(), appName: "notes")
+        let configuration = AppConfiguration.forHelp(options: ConfigOptions(fileFormat: .json), appName: "notes")
         let app = TestApp(root: Bare())
         app.context.configuration = configuration
         _ = app.run { ConfiguredApp() }
@@ -76,8 +77,8 @@ extension ConfigurationTests {
         let options = ConfigOptions(positionalKeys: ["port", "http.host"])
         let configuration = AppConfiguration(arguments: ["6398", "--verbose", "--name=x", "::1", "extra"], options: options)
         #expect(configuration.undeclaredPositionalArguments == ["extra"])
-        #expect(configuration.reader.int(forKey: "port") == 6398)
-        #expect(configuration.reader.string(forKey: "http.host") == "::1")
+        #expect(configuration.int(forKey: "port") == 6398)
+        #expect(configuration.string(forKey: "http.host") == "::1")
         #expect(configuration.usage(program: "kvresp") == "Usage: kvresp <port> <http.host> [--setting value ...]")
         #expect(AppConfiguration(arguments: ["6398"], options: options).undeclaredPositionalArguments.isEmpty)
     }
@@ -125,6 +126,7 @@ extension ConfigurationTests {
         let help = try FixtureProcess(executable: "ComposeFixture", arguments: ["--help"])
         #expect(await help.waitForExit() == 0, "\(help.transcript)")
         #expect(help.output.lines.contains { $0.hasPrefix("  --workers <int>") && $0.contains("FIXTURE_APP_WORKERS") }, "\(help.transcript)")
-        #expect(help.output.lines.contains { $0.contains("--config or FIXTURE_APP_CONFIG") }, "\(help.transcript)")
+        // It reads no configuration file: none is offered.
+        #expect(!help.output.lines.contains { $0.contains("--config") }, "\(help.transcript)")
     }
 }

@@ -1,7 +1,11 @@
 @testable import ComposeApp
+import ComposeConfiguration
 import ComposeTesting
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A file in the temporary directory, removed when released.
 final class TemporaryFile {
@@ -68,7 +72,7 @@ struct ConfiguredApp: StartupComponent {
     }
 
     static var configuration: StartupConfiguration {
-        StartupConfiguration(config: ConfigOptions(environmentPrefix: "DEMO"))
+        StartupConfiguration(config: ConfigOptions(environmentPrefix: "DEMO", fileFormat: .json))
     }
 }
 
@@ -81,9 +85,9 @@ struct ConfiguredApp: StartupComponent {
         let configuration = AppConfiguration(
             arguments: ["--a", "arguments", "--config", file.path],
             environment: ["DEMO_A": "environment", "DEMO_B": "environment"],
-            options: ConfigOptions(environmentPrefix: "DEMO", defaults: ["a": "defaults", "b": "defaults", "c": "defaults", "d": "defaults"])
+            options: ConfigOptions(environmentPrefix: "DEMO", fileFormat: .json, defaults: ["a": "defaults", "b": "defaults", "c": "defaults", "d": "defaults"])
         )
-        let config = configuration.reader
+        let config = configuration
         #expect(config.string(forKey: "a") == "arguments")
         #expect(config.string(forKey: "b") == "environment")
         #expect(config.string(forKey: "c") == "file")
@@ -93,36 +97,71 @@ struct ConfiguredApp: StartupComponent {
 
         // A test's overrides are above everything.
         let overridden = AppConfiguration(arguments: ["--a", "arguments"], overrides: ["a": "test"])
-        #expect(overridden.reader.string(forKey: "a") == "test")
+        #expect(overridden.string(forKey: "a") == "test")
     }
 
     @Test func theFileIsNamedByItsFlagItsVariableOrTheDefaults() throws {
         let file = try TemporaryFile(#"{"port": 9000}"#)
-        let byVariable = AppConfiguration(environment: ["DEMO_CONFIG": file.path], options: ConfigOptions(environmentPrefix: "DEMO"))
-        #expect(byVariable.reader.int(forKey: "port") == 9000)
-        let byDefault = AppConfiguration(options: ConfigOptions(fileKey: "settings", defaults: ["settings": .init(stringLiteral: file.path)]))
-        #expect(byDefault.reader.int(forKey: "port") == 9000)
-        let byFlag = AppConfiguration(arguments: ["--settings=\(file.path)"], options: ConfigOptions(fileKey: "settings"))
-        #expect(byFlag.reader.int(forKey: "port") == 9000)
+        let byVariable = AppConfiguration(environment: ["DEMO_CONFIG": file.path], options: ConfigOptions(environmentPrefix: "DEMO", fileFormat: .json))
+        #expect(byVariable.int(forKey: "port") == 9000)
+        let byDefault = AppConfiguration(options: ConfigOptions(fileKey: "settings", fileFormat: .json, defaults: ["settings": .string(file.path)]))
+        #expect(byDefault.int(forKey: "port") == 9000)
+        let byFlag = AppConfiguration(arguments: ["--settings=\(file.path)"], options: ConfigOptions(fileKey: "settings", fileFormat: .json))
+        #expect(byFlag.int(forKey: "port") == 9000)
         #expect(AppConfiguration().filePath == nil)
+        // Without a format, no file is read: the key is no setting.
+        let without = AppConfiguration(arguments: ["--config", file.path])
+        #expect(without.int(forKey: "port") == nil)
+        #expect(without.filePath == nil)
     }
 
     @Test func keysAreSpelledAsFlagsAndVariablesTheWayTheProvidersLookThemUp() {
-        let keys: [[String]] = [["roomCapacity"], ["http", "serverTimeout"], ["maxLine"], ["a1"]]
+        let keys = ["roomCapacity", "http.serverTimeout", "maxLine", "a1"]
         for key in keys {
             let flag = AppConfiguration(arguments: [ConfigKeyNames.flag(key), "7"])
-            #expect(flag.reader.int(forKey: ConfigKey(key)) == 7, "\(ConfigKeyNames.flag(key))")
+            #expect(flag.int(forKey: key) == 7, "\(ConfigKeyNames.flag(key))")
             let variable = ConfigKeyNames.environment(key, prefix: "CHAT")
             let environment = AppConfiguration(environment: .variables([variable: "8"]), options: ConfigOptions(environmentPrefix: "CHAT"))
-            #expect(environment.reader.int(forKey: ConfigKey(key)) == 8, "\(variable)")
+            #expect(environment.int(forKey: key) == 8, "\(variable)")
+            // swift-configuration's reader finds them under the same names.
+            #expect(flag.reader.int(forKey: ConfigKey(key)) == 7)
+            #expect(environment.reader.int(forKey: ConfigKey(key)) == 8)
         }
-        #expect(ConfigKeyNames.flag(["roomCapacity"]) == "--room-capacity")
-        #expect(ConfigKeyNames.environment(["http", "serverTimeout"], prefix: "CHAT") == "CHAT_HTTP_SERVER_TIMEOUT")
+        #expect(ConfigKeyNames.flag("roomCapacity") == "--room-capacity")
+        #expect(ConfigKeyNames.environment("http.serverTimeout", prefix: "CHAT") == "CHAT_HTTP_SERVER_TIMEOUT")
+    }
+
+    @Test func theCommandLineGivesScalarsListsAndFlagsAsWritten() {
+        let configuration = AppConfiguration(arguments: [
+            "--greeting", "Hello, world", "--tags", "a,b", "c", "--verbose", "--ports=80,443", "--quiet", "no", "--port", "eighty",
+        ])
+        // A comma is part of a string; it separates a list's items.
+        #expect(configuration.string(forKey: "greeting") == "Hello, world")
+        #expect(configuration.stringArray(forKey: "tags") == ["a", "b", "c"])
+        #expect(configuration.intArray(forKey: "ports") == [80, 443])
+        #expect(configuration.bool(forKey: "verbose") == true)
+        #expect(configuration.bool(forKey: "quiet") == false)
+        // Two values are no string, and "eighty" no number: the default.
+        #expect(configuration.string(forKey: "tags", default: "none") == "none")
+        #expect(configuration.int(forKey: "port", default: 1) == 1)
+        #expect(configuration.int(forKey: "absent") == nil)
+    }
+
+    @Test func theEnvironmentGivesScalarsAndCommaSeparatedLists() {
+        let configuration = AppConfiguration(
+            environment: ["APP_RATIO": "0.25", "APP_NAMES": "a, b ,c", "APP_ON": "YES", "APP_FLAGS": "true,0"],
+            options: ConfigOptions(environmentPrefix: "APP")
+        )
+        #expect(configuration.double(forKey: "ratio") == 0.25)
+        #expect(configuration.stringArray(forKey: "names") == ["a", "b", "c"])
+        #expect(configuration.bool(forKey: "on") == true)
+        #expect(configuration.boolArray(forKey: "flags") == [true, false])
+        #expect(configuration.int(forKey: "ratio") == nil)
     }
 
     @Test func valuesWrittenInCodeConvertToTheTypeReadAsACommandLineValueWould() {
         let configuration = AppConfiguration(overrides: ["idle": 60, "port": "7000", "ratio": 2.0, "verbose": "yes", "name": 5])
-        let config = configuration.reader
+        let config = configuration
         #expect(config.double(forKey: "idle") == 60)
         #expect(config.int(forKey: "port") == 7000)
         #expect(config.int(forKey: "ratio") == 2)
@@ -139,9 +178,9 @@ struct ConfiguredApp: StartupComponent {
             {"http": {"port": 80, "host": "example.org", "tls": {"enabled": true}},
              "ratio": 0.5, "retries": 3.0, "tags": ["a", "b"], "ports": [1, 2], "nothing": null, "empty": []}
             """)
-        let config = AppConfiguration(overrides: ["config": .init(stringLiteral: file.path)]).reader
+        let config = AppConfiguration(overrides: ["config": .string(file.path)], options: ConfigOptions(fileFormat: .json))
         #expect(config.int(forKey: "http.port") == 80)
-        #expect(config.scoped(to: "http").string(forKey: "host") == "example.org")
+        #expect(config.reader.scoped(to: "http").string(forKey: "host") == "example.org")
         #expect(config.bool(forKey: "http.tls.enabled") == true)
         #expect(config.double(forKey: "ratio") == 0.5)
         #expect(config.int(forKey: "retries") == 3)
@@ -156,7 +195,7 @@ struct ConfiguredApp: StartupComponent {
     }
 
     @Test func aFileThatIsNotAJSONObjectIsRejectedAtStartupWithADiagnosticAndTheAppStarts() throws {
-        for text in ["not json", "[1, 2]", #"{"list": [1, "two"]}"#] {
+        for text in ["not json", "[1, 2]", #"{"list": [1, "two"]}"#, #"{"list": [[1]]}"#] {
             let file = try TemporaryFile(text)
             let app = TestApp(ConfiguredApp.self, config: ["config": .init(stringLiteral: file.path), "port": 9000])
             #expect(app.diagnostics.map(\.code) == [.configurationFileRejected], "\(text)")
@@ -177,11 +216,46 @@ struct ConfiguredApp: StartupComponent {
 
     @Test func anotherFileFormatComesFromTheOptionsByExtension() throws {
         let file = try TemporaryFile("{\"greeting\": \"from the format\"}", extension: "conf")
-        let configuration = AppConfiguration(
-            overrides: ["config": .init(stringLiteral: file.path)],
-            options: ConfigOptions(fileFormats: ["conf": UppercasingSnapshot.self])
-        )
-        #expect(configuration.reader.string(forKey: "greeting") == "FROM THE FORMAT")
+        let json = try TemporaryFile("{\"greeting\": \"from JSON\"}")
+        let format = ConfigFileFormat.byExtension(["conf": .uppercasing], otherwise: .json)
+        #expect(format.name == "JSON or JSON in capitals")
+        let configuration = AppConfiguration(overrides: ["config": .string(file.path)], options: ConfigOptions(fileFormat: format))
+        #expect(configuration.string(forKey: "greeting") == "FROM THE FORMAT")
+        let other = AppConfiguration(overrides: ["config": .string(json.path)], options: ConfigOptions(fileFormat: format))
+        #expect(other.string(forKey: "greeting") == "from JSON")
+    }
+
+    @Test func aFileLargerThanTheLimitIsRejected() throws {
+        let file = try TemporaryFile("{\"padding\": \"" + String(repeating: "x", count: AppConfiguration.maximumFileSize) + "\"}")
+        let app = TestApp(ConfiguredApp.self, config: ["config": .string(file.path)])
+        #expect(app.diagnostics.map(\.code) == [.configurationFileRejected])
+        #expect(app.diagnostics.first?.message.contains("larger than") == true)
+    }
+
+    /// A second reader's attempt (issue #33's review): a FIFO named as the
+    /// configuration file held the loop's thread in `open` until something
+    /// wrote to it, at startup and at every SIGHUP.
+    @Test(.timeLimit(.minutes(1)))
+    func aFileThatIsNotARegularFileIsRejectedWithoutWaiting() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("compose-fifo-\(UUID().uuidString)").path
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        // Real time on purpose: a bound, not synchronisation. Were the
+        // configuration to wait in `open` for a writer (the defect), this
+        // writer ends the wait after 5 s and the test fails on the message
+        // instead of hanging; it is cancelled once the app is made.
+        let writer = DispatchWorkItem {
+            let fd = open(path, O_WRONLY | O_NONBLOCK)
+            if fd >= 0 { close(fd) }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 5, execute: writer)
+        defer { writer.cancel() }
+        let app = TestApp(ConfiguredApp.self, config: ["config": .string(path)])
+        #expect(app.diagnostics.map(\.code) == [.configurationFileRejected])
+        let message = app.diagnostics.first?.message ?? ""
+        #expect(message.contains(path) && message.contains("not a regular file"), "\(message)")
+        let device = TestApp(ConfiguredApp.self, config: ["config": "/dev/zero"])
+        #expect(device.diagnostics.map(\.code) == [.configurationFileRejected])
     }
 
     // MARK: TestApp
@@ -281,6 +355,7 @@ struct ConfiguredApp: StartupComponent {
     @Test func theHelpListsTheSettingsReadWithTheirFlagsVariablesAndDefaults() throws {
         let configuration = AppConfiguration.forHelp(options: ConfigOptions(
             environmentPrefix: "DEMO",
+            fileFormat: .json,
             descriptions: ["greeting": "What clients are told first."]
         ))
         let app = TestApp(root: Bare())
@@ -296,11 +371,27 @@ struct ConfiguredApp: StartupComponent {
         #expect(lines[port].contains("DEMO_PORT") && lines[port].contains("file: port") && lines[port].contains("default: 8080"))
         #expect(greeting < port)
         #expect(lines.contains { $0.contains("--config <file>") && $0.contains("DEMO_CONFIG") })
+        #expect(help.contains("the JSON file named by --config or DEMO_CONFIG"))
     }
 
-    @Test func keysReadAreToldApartWhateverTheirComponentsHold() {
-        let spellings = [["a", "b"], ["ab"], ["a:b"], ["a", ":b"], ["1:a"], [], [""], ["", ""]].map(ConfigAccessLog.flat)
-        #expect(Set(spellings).count == spellings.count)
+    @Test func theHelpOfAnAppThatReadsNoFileNamesNone() {
+        let configuration = AppConfiguration.forHelp(options: ConfigOptions(environmentPrefix: "DEMO"))
+        let app = TestApp(root: Bare())
+        app.context.configuration = configuration
+        _ = app.run { ConfiguredApp() }
+        let help = configuration.help(program: "demo")
+        #expect(help.contains("Each setting comes from the first of: its flag, its environment variable, its default."))
+        #expect(!help.contains("--config"))
+        #expect(!help.contains("file:"))
+        #expect(help.contains("--port <int>"))
+    }
+
+    @Test func aConfigFileFlagOfAnAppThatReadsNoFileIsAnUnknownOptionSayingHowToReadOne() {
+        let app = TestApp(root: Bare())
+        app.context.configuration = AppConfiguration(arguments: ["--config", "app.json"], options: ConfigOptions())
+        #expect(app.context.configuration.reportUnreadArguments() == ["--config"])
+        #expect(app.diagnostics.map(\.code) == [.unknownArgument])
+        #expect(app.diagnostics.first?.message.contains("its ConfigOptions has no fileFormat (ComposeConfiguration's .json reads JSON)") == true)
     }
 
     @Test func aFlagOfNoSettingIsOneDiagnosticNamingTheSettings() {
@@ -323,21 +414,11 @@ struct ConfiguredApp: StartupComponent {
     }
 }
 
-/// A file format of a test: JSON, with every string in capitals.
-struct UppercasingSnapshot: FileConfigSnapshot {
-    let json: JSONConfigSnapshot
-
-    init(data: RawSpan, providerName: String, parsingOptions: JSONConfigSnapshot.ParsingOptions) throws {
-        json = try JSONConfigSnapshot(data: data, providerName: providerName, parsingOptions: parsingOptions)
-    }
-
-    var providerName: String { json.providerName }
-    var description: String { json.description }
-    var debugDescription: String { json.debugDescription }
-
-    func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
-        var result = try json.value(forKey: key, type: type)
-        if case .string(let string)? = result.value?.content { result.value = ConfigValue(.string(string.uppercased()), isSecret: false) }
-        return result
+extension ConfigFileFormat {
+    /// A file format of a test: JSON, with every string in capitals.
+    static let uppercasing = ConfigFileFormat(name: "JSON in capitals") { bytes, path in
+        try ConfigFileFormat.json.parse(bytes, path).mapValues { value in
+            if case .string(let string) = value { .string(string.uppercased()) } else { value }
+        }
     }
 }

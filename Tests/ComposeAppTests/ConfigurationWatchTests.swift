@@ -1,5 +1,5 @@
 @testable import ComposeApp
-import Configuration
+import ComposeConfiguration
 import Testing
 
 /// A `watch` reader told of a reload, off the main actor.
@@ -18,7 +18,7 @@ import Testing
     @Test func aWatchingReaderSeesTheReloadedValue() async throws {
         let file = try TemporaryFile(#"{"greeting": "one"}"#)
         let path = file.path
-        let configuration = await MainActor.run { AppConfiguration(overrides: ["config": ConfigValue(stringLiteral: path)]) }
+        let configuration = await MainActor.run { AppConfiguration(overrides: ["config": .string(path)], options: ConfigOptions(fileFormat: .json)) }
         let reader = await configuration.reader
         let (greetings, delivery) = AsyncStream<String>.makeStream()
         let watch = Task {

@@ -84,7 +84,7 @@ import Testing
         ]))
     }
 
-    @Test(arguments: ["", "plain", "\"", "\"at the start", "at the end\n", "\u{7F}\u{1F}", "é\"🎉\\x", String(repeating: "a\tb", count: 100)])
+    @Test(arguments: ["", "plain", "\"", "\"at the start", "at the end\n", "\u{7F}\u{1F}", "\u{8}\u{C}\u{0}", "é\"🎉\\x", String(repeating: "a\tb", count: 100)])
     func aStringParsesBackAsItWasWritten(_ string: String) throws {
         let text = InspectionJSON.string(string).text
         #expect(!text.contains("\n"))
@@ -97,6 +97,16 @@ import Testing
         for bad in ["", "{", "[1,]", "{\"a\" 1}", "tru", "\"unterminated", "1 2", String(repeating: "[", count: 40) + String(repeating: "]", count: 40)] {
             #expect(throws: InspectionJSON.ParseError.self, "\(bad)") { try InspectionJSON.parse(bad) }
         }
+    }
+
+    /// A surrogate that is not half of a pair (a request or a trace line
+    /// from outside) reads as U+FFFD; it once made the pair's arithmetic
+    /// overflow, which stopped the app.
+    @Test func aBrokenSurrogatePairReadsAsAReplacementCharacterWithoutStoppingTheApp() throws {
+        #expect(try InspectionJSON.parse(#""\ud800\u0041""#) == .string("\u{FFFD}A"))
+        #expect(try InspectionJSON.parse(#""\ud800\ud800\udc00""#) == .string("\u{FFFD}\u{10000}"))
+        #expect(try InspectionJSON.parse(#""\udc00x""#) == .string("\u{FFFD}x"))
+        #expect(try InspectionJSON.parse(#""\ud800""#) == .string("\u{FFFD}"))
     }
 
     @Test func textLinesFitTheRequestsWidthAndAWidthOfZeroNeverCuts() {

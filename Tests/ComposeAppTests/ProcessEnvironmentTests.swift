@@ -1,11 +1,11 @@
 @testable import ComposeApp
-import Configuration
 import Foundation
 import Testing
 
-/// The environment layer reads `environ` itself instead of making
-/// Foundation's ProcessInfo (a startup cost): it must see what ProcessInfo
-/// sees.
+/// The environment is read from `environ` (child processes' inherited
+/// environment) and `getenv` (the configuration's environment layer)
+/// instead of Foundation's ProcessInfo, which an app does not load: they
+/// must see what ProcessInfo sees.
 @MainActor
 @Suite struct ProcessEnvironmentTests {
     @Test func theVariablesAreWhatProcessInfoReads() {
@@ -31,8 +31,8 @@ import Testing
             !name.isEmpty && name.first != "_" && name.last != "_" && !name.contains("__") && !value.isEmpty
                 && name.allSatisfy { $0 == "_" || ($0.isASCII && $0.isUppercase) }
         })
-        let key = ConfigKey(name.lowercased().split(separator: "_").map(String.init))
+        let key = name.lowercased().split(separator: "_").joined(separator: ".")
         let configuration = AppConfiguration(environment: .process)
-        #expect(configuration.reader.string(forKey: key) == value)
+        #expect(configuration.string(forKey: key) == value)
     }
 }

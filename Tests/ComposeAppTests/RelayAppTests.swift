@@ -97,7 +97,7 @@ import Testing
     /// The settings the relay reads from `arguments` (after the program's
     /// name) and `environment`, as `main()` would.
     func settings(_ arguments: String..., environment: AppConfiguration.Environment = [:]) -> RelaySettings {
-        RelaySettings(config: AppConfiguration(arguments: arguments, environment: environment, options: RelaySettings.options).reader)
+        RelaySettings(config: AppConfiguration(arguments: arguments, environment: environment, options: RelaySettings.options))
     }
 
     @Test func theSettingsComeFromTheirFlagsOrVariablesAndBadValuesKeepTheDefaults() {

@@ -109,6 +109,21 @@ struct FixtureCounter: Codable {
         let data = try #require(FileManager.default.contents(atPath: temporary.path + "/PersistFixture/counter.json"))
         #expect(try StateEnvelope.decode(FixtureCounter.self, from: Array(data)).number == 1)
     }
+
+    /// A persisted store, ComposePersistence imported, and no other line:
+    /// the real runtime saves and restores it (issue #33).
+    @Test func aPersistedStoreIsSavedWithNoOtherLineThanTheImport() async throws {
+        let temporary = try ScratchDirectory()
+        for run in 0..<2 {
+            let app = try FixtureProcess(executable: "PersistFixture", arguments: ["plain"], environment: ["PERSIST_DIR": temporary.path])
+            #expect(try await app.waitForLine(startingWith: "restored ") == "restored \(run)", "\(app.transcript)")
+            #expect(await app.waitForExit() == 0, "\(app.transcript)")
+            #expect(!app.output.lines.contains { $0.hasPrefix("diagnostic ") }, "\(app.transcript)")
+        }
+        struct Visits: Codable { var count: Int }
+        let data = try #require(FileManager.default.contents(atPath: temporary.path + "/visits.json"))
+        #expect(try StateEnvelope.decode(Visits.self, from: Array(data)).count == 2)
+    }
 }
 
 /// Runs the persistence fixture in a mount namespace of its own, on a small

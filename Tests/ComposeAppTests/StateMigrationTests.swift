@@ -25,12 +25,16 @@ struct FontSettings: Equatable, VersionedState {
 /// Versioned envelopes and the migration hook.
 @MainActor
 @Suite struct StateMigrationTests {
+    /// The JSON back end installed from the start: these tests talk to it
+    /// directly (`restore`, `stateDidChange`), with no store to install it.
+    static let persisting = StartupConfiguration(statePersistence: .json())
+
     static func restore<State: Codable>(_ type: State.Type, in app: TestApp) -> State? {
         app.run { app.context.statePersistence?.restore(type, key: "settings") }
     }
 
     @Test func anOlderVersionIsMigratedWhenRestored() {
-        let app = TestApp(root: Idle()) { app in
+        let app = TestApp(root: Idle(), configuration: Self.persisting) { app in
             app.stateStorage.seed(json: #"{"version":1,"state":{"size":14}}"#, key: "settings")
         }
         #expect(Self.restore(FontSettings.self, in: app) == FontSettings(fontSize: 14, theme: "light"))
@@ -38,7 +42,7 @@ struct FontSettings: Equatable, VersionedState {
     }
 
     @Test func aMigratedStateIsSavedAsTheCurrentVersion() throws {
-        let app = TestApp(root: Idle()) { app in
+        let app = TestApp(root: Idle(), configuration: Self.persisting) { app in
             app.stateStorage.seed(json: #"{"version":1,"state":{"size":14}}"#, key: "settings")
         }
         var settings = try #require(Self.restore(FontSettings.self, in: app))
@@ -52,7 +56,7 @@ struct FontSettings: Equatable, VersionedState {
 
     @Test func aNewerVersionIsMovedAsideNeverOverwritten() throws {
         let json = #"{"version":3,"state":{"fontSize":20,"theme":"dark","density":2}}"#
-        let app = TestApp(root: Idle()) { $0.stateStorage.seed(json: json, key: "settings") }
+        let app = TestApp(root: Idle(), configuration: Self.persisting) { $0.stateStorage.seed(json: json, key: "settings") }
         #expect(Self.restore(FontSettings.self, in: app) == nil)
         let diagnostic = try #require(app.diagnostics.first)
         #expect(diagnostic.code == .stateUnreadable)
@@ -61,7 +65,7 @@ struct FontSettings: Equatable, VersionedState {
     }
 
     @Test func anOlderVersionOfAPlainStateIsUnreadable() throws {
-        let app = TestApp(root: Idle()) { app in
+        let app = TestApp(root: Idle(), configuration: Self.persisting) { app in
             app.stateStorage.seed(json: #"{"version":0,"state":{"count":1}}"#, key: "settings")
         }
         #expect(Self.restore(Tally.self, in: app) == nil)
@@ -76,7 +80,7 @@ struct FontSettings: Equatable, VersionedState {
             static let stateVersion = 2
             static func migrate(_ state: JSONValue, from version: Int) throws -> JSONValue { throw Refused() }
         }
-        let app = TestApp(root: Idle()) { app in
+        let app = TestApp(root: Idle(), configuration: Self.persisting) { app in
             app.stateStorage.seed(json: #"{"version":1,"state":{"value":1}}"#, key: "settings")
         }
         #expect(Self.restore(Strict.self, in: app) == nil)

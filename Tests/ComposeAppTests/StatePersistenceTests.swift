@@ -235,12 +235,41 @@ struct ChangesWhenTornDown: Component {
         #expect(Self.restore(second) == Tally(count: 8))
     }
 
-    @Test func testAppsPersistWithoutConfiguration() {
-        let app = TestApp(root: Idle())
-        Self.change(app, to: 1)
+    /// Importing ComposePersistence is the opt-in: a persisted store in an
+    /// app whose configuration names no back end installs the JSON one,
+    /// with its default timing (a change is saved 0.5 s after the state
+    /// stops changing, at most 1 s after it first changed).
+    @Test func aPersistedStoreInstallsTheJSONBackEndWithItsDefaultTiming() throws {
+        let app = TestApp(root: Tallied())
+        let persistence = try #require(app.context.statePersistence as? StatePersistence<InMemoryStateStorage>)
+        #expect(persistence.debounce == .milliseconds(500))
+        #expect(persistence.maximumWait == .seconds(1))
+        let tallied = try #require(app.root(as: Tallied.self))
+        // A change every 400 ms: never still for the debounce, saved once
+        // the first unsaved change is a second old.
+        for count in 1...3 {
+            app.run { tallied.tally.count = count }
+            app.advance(by: .milliseconds(400))
+        }
+        #expect(app.stateStorage.saves == ["tally"])
+        #expect(app.stateStorage.state(Tally.self, key: "tally") == Tally(count: 3))
         app.flushState()
-        #expect(app.stateStorage.state(Tally.self, key: "tally") == Tally(count: 1))
+        #expect(app.diagnostics.isEmpty)
     }
+
+    /// An app that persists nothing installs nothing.
+    @Test func anAppWithoutPersistedStoresHasNoBackEnd() {
+        let app = TestApp(root: Idle())
+        #expect(app.context.statePersistence == nil)
+        #expect(app.context.stateStorage != nil)
+    }
+}
+
+/// A root with a persisted store and no persistence configured.
+struct Tallied: Component {
+    @Store(persistedAs: "tally") var tally = Tally(count: 0)
+
+    var observers: Void { None }
 }
 
 /// Nothing: a root for tests that only need an app.

@@ -1,4 +1,5 @@
 import ComposeApp
+import ComposePersistence
 import ComposeTesting
 import Testing
 
@@ -32,18 +33,33 @@ import Testing
         #expect(persistence.changes == ["volume=Settings(volume: 10)", "volume=Settings(volume: 12)"])
     }
 
-    @Test func withoutABackEndAPersistedStoreLivesInMemory() {
-        // A TestApp installs in-memory storage by default: take it away.
+    @Test func withoutABackEndOrAStorageAPersistedStoreLivesInMemory() {
+        // A TestApp offers in-memory storage: take it away.
         let app = TestApp(root: VolumeApp(log: log)) { app in
-            app.context.statePersistence = nil
+            app.context.stateStorage = nil
         }
         let volume = app.root(as: VolumeApp.self)!.volume
         #expect(app.context.statePersistence == nil)
         app.run { volume.louder.send() }
         #expect(volume.settings.volume == 6)
-        // The app is told why nothing is saved, and how to opt in.
+        // The app is told why nothing is saved.
         #expect(app.diagnostics.map(\.code) == [.noStatePersistence])
-        #expect(app.diagnostics.first?.message.contains("StartupConfiguration(statePersistence: .json())") == true)
+        #expect(app.diagnostics.first?.message.contains("neither state persistence nor a state storage") == true)
+    }
+
+    /// Importing ComposePersistence is the whole opt-in: the first
+    /// persisted store installs the JSON back end on the app's storage.
+    @Test func withoutABackEndTheFirstStoreInstallsTheJSONOneOnTheStorage() throws {
+        let app = TestApp(root: VolumeApp(log: log)) { app in
+            try? app.stateStorage.seed(Settings(volume: 8), key: "volume")
+        }
+        let volume = app.root(as: VolumeApp.self)!.volume
+        #expect(app.context.statePersistence is StatePersistence<InMemoryStateStorage>)
+        #expect(volume.settings.volume == 8)
+        app.run { volume.louder.send() }
+        app.advance(by: .seconds(1))
+        #expect(app.stateStorage.state(Settings.self, key: "volume")?.volume == 9)
+        #expect(app.diagnostics.isEmpty)
     }
 
     @Test func aDuplicateKeyIsADiagnosticAndTheSecondStoreStaysInMemory() {

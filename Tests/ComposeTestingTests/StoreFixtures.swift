@@ -1,4 +1,5 @@
 import ComposeApp
+import ComposePersistence
 import ComposeTesting
 
 // Components with stores, mirrors and shared references, written against the

@@ -1,4 +1,5 @@
 import ComposeApp
+import ComposeConfiguration
 import ComposeTesting
 import Foundation
 import Testing
@@ -38,6 +39,7 @@ extension Greeter: StartupComponent {
     static var configuration: StartupConfiguration {
         StartupConfiguration(config: ConfigOptions(
             environmentPrefix: .appName,          // the default: GREETER_PORT, GREETER_CONFIG
+            fileFormat: .json,                    // import ComposeConfiguration
             descriptions: ["port": "The TCP port to listen on."]   // for --help
         ))
     }
@@ -49,7 +51,7 @@ extension Greeter: StartupComponent {
     defer { try? FileManager.default.removeItem(atPath: file) }
     try #"{"greeting": "Bonjour"}"#.write(toFile: file, atomically: true, encoding: .utf8)
 
-    let app = TestApp(Greeter.self, config: ["port": 9000, "config": .init(stringLiteral: file)])
+    let app = TestApp(Greeter.self, config: ["port": 9000, "config": .string(file)])
     #expect(try app.connect(port: 9000).readLines() == ["Bonjour"])
     #expect(app.diagnostics.isEmpty)
 

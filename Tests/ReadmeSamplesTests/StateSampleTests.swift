@@ -70,7 +70,7 @@ extension LapCounter {
 struct Notes: Equatable, Codable { var lines: [String] = [] }
 
 struct Notebook: Component {
-    @Store(persistedAs: "notes") var notes = Notes()
+    @Store(persistedAs: "notes") var notes = Notes()   // import ComposePersistence
     let add = Emitter<String>()
 }
 
@@ -80,11 +80,7 @@ extension Notebook {
     }
 }
 
-extension Notebook: StartupComponent {
-    static var configuration: StartupConfiguration {
-        StartupConfiguration(statePersistence: .json())    // import ComposePersistence
-    }
-}
+extension Notebook: StartupComponent {}            // nothing more to persist
 
 // Tutorial.md (once the README), "State": validation.
 

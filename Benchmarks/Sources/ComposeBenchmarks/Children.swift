@@ -33,8 +33,9 @@ final class Child {
         return URL(fileURLWithPath: runner).deletingLastPathComponent()
     }()
 
-    /// Starts `name` (an executable of this package) with `arguments`.
-    init(_ name: String, _ arguments: [String] = []) throws {
+    /// Starts `name` (an executable of this package) with `arguments`,
+    /// and `environment` added to the runner's.
+    init(_ name: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws {
         self.name = name
         let executable = Self.directory.appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
@@ -42,6 +43,9 @@ final class Child {
         }
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -156,5 +160,24 @@ enum WakeUpLatency {
 
     static func release(_ fd: Int32?) {
         if let fd { close(fd) }
+    }
+}
+
+/// A fresh `XDG_RUNTIME_DIR` for the children of one measurement, so that
+/// the inspection sockets a Compose child leaves behind (the startup
+/// contenders `_exit` in their first callback) are not swept, and logged
+/// about, by the next child's startup: each start is then a first start.
+final class RuntimeDirectory {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("compose-bench-runtime-\(getpid())-\(UInt64.random(in: 0...UInt64.max))").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+    }
+
+    var environment: [String: String] { ["XDG_RUNTIME_DIR": path] }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
     }
 }

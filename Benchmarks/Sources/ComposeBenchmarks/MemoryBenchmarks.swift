@@ -13,8 +13,15 @@ enum MemoryBenchmarks {
     /// Fresh processes per program; the result is the median.
     static let rounds = 3
     /// The servers: C first (the baseline of every ratio), built with cc
-    /// (``PlainC``). IdleSwiftStatic only waits, and gets no load.
-    static let programs = [PlainC.echo, "EchoCompose", "EchoComposeStatic", "IdleSwiftStatic"]
+    /// (``PlainC``), then SwiftNIO on one event-loop thread, then the floor
+    /// of a Swift program serving TCP on libuv (EchoSwiftUV: C's server in
+    /// Swift, no Compose), then the Compose daemon; the three Swift servers
+    /// again linked with -static-stdlib. IdleSwiftStatic only waits, and
+    /// gets no load.
+    static let programs = [
+        PlainC.echo, "EchoNIO", "EchoSwiftUV", "EchoCompose",
+        "EchoNIOStatic", "EchoSwiftUVStatic", "EchoComposeStatic", "IdleSwiftStatic",
+    ]
     /// The load: EchoLoad's arguments after the port.
     static let load = ["pingpong", "50", "64", "200", "1000"]
     static let loadDescription = "ping-pong of 64 B on 50 connections for 1.2 s"

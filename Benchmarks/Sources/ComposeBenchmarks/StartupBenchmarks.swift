@@ -4,7 +4,8 @@ import Glibc
 #endif
 
 // Startup: process start to the first callback (the root's didAppear in a
-// Compose app, a 0 ms timer in plain C on libuv). Wall time, which a busy
+// Compose app, a 0 ms timer in plain C on libuv, the first task on
+// SwiftNIO's event loop). Wall time, which a busy
 // machine inflates, next to what it does not change: the instructions
 // executed (valgrind's callgrind) and the system calls made (strace), each
 // program exiting at once in its first callback.
@@ -12,8 +13,9 @@ import Glibc
 enum StartupBenchmarks {
     static let runs = 21
     /// The contenders: C first (the baseline of every ratio), built with
-    /// cc (``PlainC``).
-    static let programs = [PlainC.startup, "StartupCompose", "StartupComposeStatic"]
+    /// cc (``PlainC``); SwiftNIO and Compose dynamically linked, then both
+    /// with -static-stdlib.
+    static let programs = [PlainC.startup, "StartupNIO", "StartupCompose", "StartupNIOStatic", "StartupComposeStatic"]
 
     /// Milliseconds from just before spawning to the first callback,
     /// median over `runs` runs of each program, in rotating order.
@@ -22,7 +24,8 @@ enum StartupBenchmarks {
         for run in 0..<runs {
             for offset in programs.indices {
                 let name = programs[(run + offset) % programs.count]
-                let child = try Child(name)
+                let runtime = try RuntimeDirectory()
+                let child = try Child(name, environment: runtime.environment)
                 let line = try child.expectLine("appeared")
                 child.waitForExit()
                 guard let appeared = UInt64(line), appeared > child.spawnedAt else {
@@ -59,14 +62,15 @@ struct StartupCost {
         // executables load nothing relative to their own directory.
         let stripped = directory.appendingPathComponent(name).path
         _ = try Command.run("objcopy", ["--strip-debug", original, stripped])
+        let runtime = try RuntimeDirectory()
         let callgrind = try Command.run("valgrind", [
             "--tool=callgrind", "--callgrind-out-file=\(directory.path)/callgrind.out", stripped,
-        ])
+        ], environment: runtime.environment)
         guard let collected = callgrind.error.firstMatch(of: /Collected\s*:\s*(\d+)/), let instructions = Int(collected.1) else {
             throw ChildError(description: "callgrind printed no count for \(name): \(callgrind.error.suffix(1_000))")
         }
         let tracePath = directory.appendingPathComponent("strace.out").path
-        _ = try Command.run("strace", ["-f", "-qq", "-o", tracePath, original])
+        _ = try Command.run("strace", ["-f", "-qq", "-o", tracePath, original], environment: runtime.environment)
         let trace = try String(contentsOfFile: tracePath, encoding: .utf8)
         var systemCalls = 0
         var sharedObjects = 0
@@ -91,7 +95,7 @@ enum Command {
 
     /// Runs `name` with `arguments`; its standard output and error go to
     /// files (no pipe to fill), read once it exited.
-    static func run(_ name: String, _ arguments: [String]) throws -> Output {
+    static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
         let directory = FileManager.default.temporaryDirectory
         let stdout = directory.appendingPathComponent("compose-bench-\(getpid())-out")
         let stderr = directory.appendingPathComponent("compose-bench-\(getpid())-err")
@@ -104,6 +108,9 @@ enum Command {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [name] + arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: stdout)
         process.standardError = try FileHandle(forWritingTo: stderr)

@@ -49,9 +49,14 @@ public final class AppContext {
     /// loop-health reporter).
     package var inspectionStore: AnyObject?
     /// Where persisted stores (`@Store(persistedAs:)`) restore from and
-    /// save to; `nil` when the app persists nothing (see
-    /// ``StatePersisting``).
+    /// save to (see ``StatePersisting``); `nil` until the app's first
+    /// persisted store installs ComposePersistence's JSON back end, unless
+    /// the app (its `StartupConfiguration`) or a test installed one before.
     public var statePersistence: (any StatePersisting)?
+    /// Where ComposeApp keeps the storage persisted state goes to when the
+    /// app chose no back end (`context.stateStorage`: the state
+    /// directory's files, a `TestApp`'s memory).
+    package var stateStorageStore: AnyObject?
     /// Persisted stores' keys and `@Ref` values of this app.
     let stateRegistry = StateRegistry()
 

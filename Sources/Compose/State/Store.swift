@@ -40,14 +40,16 @@
 ///   `app.events` records its sends as `counter.state`. Sending on it
 ///   directly reaches its observers without changing the state; write the
 ///   property instead.
-/// - **Persisted.** `@Store(persistedAs: "key")` (for a `Codable` state)
-///   restores the state the app's ``StatePersisting`` back end saved under
-///   `key` when the component is bound, before `observers` run, and hands
-///   it every change it sends (just before sending it). Keys are unique in
-///   an app: a second live store with the same key is a
+/// - **Persisted.** `@Store(persistedAs: "key")` (for a `Codable` state,
+///   in a file that imports ComposePersistence: without it the line does
+///   not compile) restores the state the app's ``StatePersisting`` back
+///   end saved under `key` when the component is bound, before `observers`
+///   run, and hands it every change it sends (just before sending it). The
+///   back end is the app's JSON files unless the app chose another
+///   (``AppContext/statePersistence``). Keys are unique in an app: a
+///   second live store with the same key is a
 ///   ``Diagnostic/Code/duplicateStateKey`` diagnostic and keeps its state
-///   in memory only. Without a back end (``AppContext/statePersistence``
-///   is `nil`) a persisted store lives in memory.
+///   in memory only.
 ///
 /// To read a store of an ancestor elsewhere, see ``MappedStore``; to share
 /// a value between components by id, see ``Ref``.
@@ -64,16 +66,32 @@ public struct Store<State: Equatable>: Sendable {
         box = StoreBox(wrappedValue)
     }
 
-    /// A store saved under `key` by the app's persistence back end, holding
-    /// `wrappedValue` until a saved state is restored or it is changed:
-    /// `@Store(persistedAs: "settings") var settings = Settings()`.
+    /// A persisted store needs ComposePersistence: importing it makes this
+    /// initializer available (its own), and the app's stores are then saved
+    /// with no other line. Without the import, `@Store(persistedAs:)` does
+    /// not compile, rather than persisting nothing.
     ///
-    /// - Parameters:
-    ///   - wrappedValue: The state when nothing was saved under `key`.
-    ///   - key: The name the state is saved under; unique in the app.
-    @inlinable
+    /// ```swift
+    /// import ComposePersistence
+    ///
+    /// @Store(persistedAs: "settings") var settings = Settings()
+    /// ```
+    @available(*, unavailable, message: "import ComposePersistence to persist a store")
     public nonisolated init(wrappedValue: State, persistedAs key: String) where State: Codable {
-        box = StoreBox(wrappedValue, persistence: StorePersistence(key: key))
+        box = StoreBox(wrappedValue)
+    }
+
+    /// A store saved under `key` (ComposePersistence's
+    /// `init(wrappedValue:persistedAs:)`): `installBackEnd` gives the app's
+    /// back end when the app has none yet (the JSON files of its state
+    /// directory).
+    @inlinable
+    package nonisolated init(
+        wrappedValue: State,
+        persistenceKey key: String,
+        installBackEnd: @escaping @MainActor @Sendable (AppContext) -> (any StatePersisting)?
+    ) where State: Codable {
+        box = StoreBox(wrappedValue, persistence: StorePersistence(key: key, installBackEnd: installBackEnd))
     }
 
     /// The state now. Writing it sends the new state on ``projectedValue``

@@ -4,10 +4,12 @@
 ///
 /// Binding claims the key in the app (``StateRegistry``): a key already
 /// held by another live store is a ``Diagnostic/Code/duplicateStateKey``
-/// diagnostic, and this store then lives in memory only. With no back end
-/// (``AppContext/statePersistence`` is `nil`: the app did not opt in with
-/// `StartupConfiguration(statePersistence: .json())`) the store lives in
-/// memory too, and says so with a ``Diagnostic/Code/noStatePersistence``
+/// diagnostic, and this store then lives in memory only. The back end is
+/// the app's (``AppContext/statePersistence``); when it has none yet, the
+/// store installs the one its initializer brought (ComposePersistence's
+/// JSON files, on the storage the runtime or `TestApp` offers). Where
+/// there is none either (a context with no storage) the store lives in
+/// memory, and says so with a ``Diagnostic/Code/noStatePersistence``
 /// diagnostic.
 @MainActor
 @usableFromInline
@@ -16,14 +18,17 @@ final class StorePersistence<State> {
     /// The back end's calls, made where `State` is known to be `Codable`.
     private let restoreState: @MainActor (any StatePersisting, String) -> State?
     private let saveState: @MainActor (any StatePersisting, State, String) -> Void
+    /// Makes and installs the app's back end when it has none.
+    private let installBackEnd: @MainActor @Sendable (AppContext) -> (any StatePersisting)?
     /// The back end, while the store holds its key in a bound app.
     private var backEnd: (any StatePersisting)?
     /// The registry holding the key, while the store holds it.
     private weak var registry: StateRegistry?
 
     @usableFromInline
-    nonisolated init(key: String) where State: Codable {
+    nonisolated init(key: String, installBackEnd: @escaping @MainActor @Sendable (AppContext) -> (any StatePersisting)?) where State: Codable {
         self.key = key
+        self.installBackEnd = installBackEnd
         restoreState = { backEnd, key in backEnd.restore(State.self, key: key) }
         saveState = { backEnd, state, key in backEnd.stateDidChange(state, key: key) }
     }
@@ -44,11 +49,11 @@ final class StorePersistence<State> {
             return false
         }
         self.registry = registry
-        backEnd = context.statePersistence
+        backEnd = context.statePersistence ?? installBackEnd(context)
         if backEnd == nil {
             Diagnostics.report(Diagnostic(
                 .noStatePersistence,
-                "\(path) is persisted as \"\(key)\", but the app has no state persistence, so nothing is saved or restored. Add it to the app's configuration: `static var configuration: StartupConfiguration { StartupConfiguration(statePersistence: .json()) }` (import ComposePersistence).",
+                "\(path) is persisted as \"\(key)\", but its context has neither state persistence nor a state storage to save to, so nothing is saved or restored. An app (StartupComponent.main()) and a TestApp have one; a bare AppContext needs AppContext.statePersistence set.",
                 path: node.path
             ), in: node)
         }

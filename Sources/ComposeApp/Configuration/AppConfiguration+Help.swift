@@ -1,5 +1,4 @@
 import Compose
-import Configuration
 
 extension AppConfiguration {
     /// The configuration `--help` runs the root's `init()` with: the app's
@@ -7,7 +6,7 @@ extension AppConfiguration {
     /// key read records its default.
     static func forHelp(options: ConfigOptions, appName: String? = nil) -> AppConfiguration {
         var options = options
-        options.defaults[AbsoluteConfigKey(ConfigKey(options.fileKey))] = nil
+        options.defaults[options.fileKey] = nil
         return AppConfiguration(options: options, appName: appName)
     }
 
@@ -30,32 +29,33 @@ extension AppConfiguration {
     /// - Parameter program: The program's name, for the usage line.
     public func help(program: String) -> String {
         let prefix = environmentPrefix
-        let fileComponents = ConfigKey(options.fileKey).components
+        let readsFiles = options.fileFormat != nil
         var rows: [(flag: String, variable: String, file: String, value: String, about: String?)] = []
-        for entry in accessLog.entries where entry.key.components != fileComponents {
-            let components = entry.key.components
+        for entry in accessLog.entries where !(readsFiles && entry.key == options.fileKey) {
             rows.append((
-                "\(ConfigKeyNames.flag(components)) <\(Self.name(of: entry.type))>",
-                ConfigKeyNames.environment(components, prefix: prefix),
-                "file: \(ConfigKeyNames.fileKey(components))",
-                entry.value.map { "default: \(Self.text(of: $0))" } ?? "no default",
-                options.descriptions[ConfigKeyNames.fileKey(components)]
+                "\(ConfigKeyNames.flag(entry.key)) <\(entry.type.helpName)>",
+                ConfigKeyNames.environment(entry.key, prefix: prefix),
+                readsFiles ? "file: \(entry.key)" : "",
+                entry.value.map { "default: \($0)" } ?? "no default",
+                options.descriptions[entry.key]
             ))
         }
-        let fileFlag = ConfigKeyNames.flag(fileComponents)
-        let fileVariable = ConfigKeyNames.environment(fileComponents, prefix: prefix)
-        let fileDefault = options.defaults[AbsoluteConfigKey(fileComponents)]
-        let example = accessLog.entries.first { $0.key.components != fileComponents }.map {
-            " by key, such as {\"\(ConfigKeyNames.fileKey($0.key.components))\": ...}"
-        } ?? ""
-        rows.append((
-            "\(fileFlag) <file>",
-            fileVariable,
-            "",
-            fileDefault.map { "default: \(Self.text(of: $0))" } ?? "no default",
-            options.descriptions[options.fileKey]
-                ?? "A JSON file of these settings\(example). Read again, with the environment, on SIGHUP."
-        ))
+        let fileFlag = ConfigKeyNames.flag(options.fileKey)
+        let fileVariable = ConfigKeyNames.environment(options.fileKey, prefix: prefix)
+        var sources = "its flag, its environment variable, its default."
+        if let format = options.fileFormat {
+            let fileDefault = options.defaults[options.fileKey]
+            let example = accessLog.entries.first { $0.key != options.fileKey }.map { " by key, such as {\"\($0.key)\": ...}" } ?? ""
+            rows.append((
+                "\(fileFlag) <file>",
+                fileVariable,
+                "",
+                fileDefault.map { "default: \($0)" } ?? "no default",
+                options.descriptions[options.fileKey]
+                    ?? "A \(format.name) file of these settings\(example). Read again, with the environment, on SIGHUP."
+            ))
+            sources = "its flag, its environment variable,\nthe \(format.name) file named by \(fileFlag) or \(fileVariable), its default."
+        }
 
         let widths = (
             rows.map(\.flag.count).max() ?? 0,
@@ -65,8 +65,7 @@ extension AppConfiguration {
         var text = """
             \(usage(program: program))
 
-            Each setting comes from the first of: its flag, its environment variable,
-            the JSON file named by \(fileFlag) or \(fileVariable), its default.
+            Each setting comes from the first of: \(sources)
 
 
             """
@@ -97,63 +96,36 @@ extension AppConfiguration {
     /// - Returns: The flags reported, as written (`--prot`).
     @discardableResult
     public func reportUnreadArguments() -> [String] {
-        var known = Set(accessLog.entries.map { ConfigKeyNames.flag($0.key.components) })
-        known.insert(ConfigKeyNames.flag(ConfigKey(options.fileKey).components))
-        for key in options.descriptions.keys { known.insert(ConfigKeyNames.flag(ConfigKey(key).components)) }
-        for key in options.defaults.keys { known.insert(ConfigKeyNames.flag(key.components)) }
+        // Arrays, not a Set: tens of flags at most, and no search of the
+        // runtime's conformance records for `String: Hashable` at startup.
+        let flags = arguments.filter { $0.hasPrefix("--") && $0 != "--" }
+        guard !flags.isEmpty else { return [] }
+        var known = accessLog.entries.map { ConfigKeyNames.flag($0.key) }
+        let fileFlag = ConfigKeyNames.flag(options.fileKey)
+        if options.fileFormat != nil { known.append(fileFlag) }
+        known += options.descriptions.keys.map(ConfigKeyNames.flag)
+        known += options.defaults.keys.map(ConfigKeyNames.flag)
         var unread: [String] = []
-        for argument in arguments where argument.hasPrefix("--") && argument != "--" {
+        for argument in flags {
             let flag = String(argument.prefix { $0 != "=" })
             guard !known.contains(flag), !unread.contains(flag) else { continue }
             unread.append(flag)
         }
         guard let first = unread.first else { return [] }
-        let readFlags = accessLog.entries.map { ConfigKeyNames.flag($0.key.components) }
+        let readFlags = accessLog.entries.map { ConfigKeyNames.flag($0.key) }
         let settings = readFlags.isEmpty ? "it reads none" : "its settings: \(readFlags.joined(separator: ", "))"
-        let diagnostic = Diagnostic(
+        // A file the app cannot read: say how to make it read one.
+        let files = unread.contains(fileFlag)
+            ? " It reads no configuration file: its ConfigOptions has no fileFormat (ComposeConfiguration's .json reads JSON)."
+            : ""
+        report(Diagnostic(
             .unknownArgument,
-            "Unknown option \(first)\(unread.count > 1 ? " (and \(unread.dropFirst().joined(separator: ", ")))" : ""): the app has no such setting; \(settings) (--help lists them)."
-        )
-        if let context {
-            context.report(diagnostic)
-        } else {
-            Diagnostics.report(diagnostic)
-        }
+            "Unknown option \(first)\(unread.count > 1 ? " (and \(unread.dropFirst().joined(separator: ", ")))" : ""): the app has no such setting; \(settings) (--help lists them).\(files)"
+        ))
         return unread
     }
 
     private static func padded(_ text: String, to width: Int) -> String {
         text + String(repeating: " ", count: max(0, width - text.count))
-    }
-
-    private static func name(of type: ConfigType) -> String {
-        switch type {
-        case .string: "string"
-        case .int: "int"
-        case .double: "number"
-        case .bool: "bool"
-        case .bytes: "base64"
-        case .stringArray: "string,..."
-        case .intArray: "int,..."
-        case .doubleArray: "number,..."
-        case .boolArray: "bool,..."
-        case .byteChunkArray: "base64,..."
-        }
-    }
-
-    private static func text(of value: ConfigValue) -> String {
-        if value.isSecret { return "<secret>" }
-        switch value.content {
-        case .string(let string): return string.isEmpty ? "\"\"" : string
-        case .int(let int): return "\(int)"
-        case .double(let double): return "\(double)"
-        case .bool(let bool): return "\(bool)"
-        case .bytes(let bytes): return "\(bytes.count) bytes"
-        case .stringArray(let strings): return strings.joined(separator: ",")
-        case .intArray(let ints): return ints.map(String.init).joined(separator: ",")
-        case .doubleArray(let doubles): return doubles.map { "\($0)" }.joined(separator: ",")
-        case .boolArray(let bools): return bools.map(String.init).joined(separator: ",")
-        case .byteChunkArray(let chunks): return "\(chunks.count) byte chunks"
-        }
     }
 }

@@ -1,11 +1,9 @@
 import Compose
-import Configuration
 
 extension AppConfiguration {
     /// The command line's positional arguments: those that are neither a
     /// flag (`--port`, `--port=1`) nor a value following a flag (`--port 1`),
-    /// as swift-configuration's command-line provider tells them apart
-    /// (it ignores them).
+    /// as the command-line layer tells them apart (it ignores them).
     ///
     /// - Parameter arguments: Command-line arguments, without the program's name.
     /// - Returns: Each positional argument with its index in `arguments`.
@@ -31,7 +29,7 @@ extension AppConfiguration {
         guard !positionalKeys.isEmpty else { return arguments }
         var flags = arguments
         for (number, positional) in positionalArguments(in: arguments).enumerated() where number < positionalKeys.count {
-            flags[positional.index] = "\(ConfigKeyNames.flag(ConfigKey(positionalKeys[number]).components))=\(positional.value)"
+            flags[positional.index] = "\(ConfigKeyNames.flag(positionalKeys[number]))=\(positional.value)"
         }
         return flags
     }
@@ -67,12 +65,7 @@ extension AppConfiguration {
             ? "the app takes no positional argument; settings are flags, such as --port 9000"
             : "the app takes \(options.positionalKeys.count) (\(options.positionalKeys.joined(separator: ", ")))"
         let message = "Unexpected argument \(first)\(undeclared.count > 1 ? " (and \(undeclared.count - 1) more)" : ""): \(flags) (--help lists them)."
-        let diagnostic = Diagnostic(.unexpectedArgument, message)
-        if let context {
-            context.report(diagnostic)
-        } else {
-            Diagnostics.report(diagnostic)
-        }
+        report(Diagnostic(.unexpectedArgument, message))
         return undeclared
     }
 

@@ -1,13 +1,12 @@
 public import Compose
-public import Configuration
 import Logging
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// An app's configuration: a swift-configuration `ConfigReader` layered
-/// from the command line, the environment, an optional JSON file and the
-/// app's defaults, reloaded on `SIGHUP`.
+/// An app's configuration: its settings layered from the command line,
+/// the environment, an optional configuration file and the app's
+/// defaults, reloaded on `SIGHUP`.
 ///
 /// Every app has one on its context (`AppContext.configuration`), ready
 /// before its root component is created, so the root's `init()` reads its
@@ -29,33 +28,37 @@ import Glibc
 ///    otherwise: `CHAT_PORT` with `"CHAT"`, `PORT` with `.none`);
 /// 4. the file named by the key ``ConfigOptions/fileKey`` in the layers
 ///    above or the defaults (`--config app.json`, `NOTES_CONFIG=app.json`),
-///    read as JSON unless ``ConfigOptions/fileFormats`` says otherwise;
+///    parsed by ``ConfigOptions/fileFormat`` (none by default: an app
+///    reads files once it gives one, such as ComposeConfiguration's
+///    `.json`);
 /// 5. ``ConfigOptions/defaults``; then the default given where a value is
 ///    read.
 ///
+/// The first layer that has the key gives its value, converted to the type
+/// read (`--port 8080` reads as the `Int` 8080); when that value does not
+/// convert (`--port eighty`), the read gives its default.
+///
 /// ``reload()`` (what `SIGHUP` does, in an app and in a `TestApp`) reads
-/// the environment and the file again and sends ``didReload``. The reader
-/// stays the same object: readers made from it before, scoped ones
-/// included, see the new values, and `watch` readers are told. A file that
+/// the environment and the file again and sends ``didReload``. A file that
 /// cannot be read or parsed is a diagnostic
 /// (`Diagnostic.Code.configurationFileRejected`): at startup the app
 /// goes on without it; on a reload the previous values stay, the
 /// environment's included, and ``didReload`` is not sent.
 ///
 /// The file is read synchronously, on the loop's thread: a configuration
-/// file is small and read at startup and on `SIGHUP` only.
+/// file is small and read at startup and on `SIGHUP` only. Every key read
+/// is recorded, for `--help` and to find command-line options of no
+/// setting (``reportUnreadArguments()``).
 ///
-/// The ``reader`` is made on its first use: an app that reads no setting
-/// never makes it (swift-configuration's `ConfigReader` reads Foundation's
-/// `ProcessInfo` environment when it is made; docs/footprint.md). The
-/// runtime reads its own settings (`workers`, `inspection`, the file's
-/// key, ...) from the same layers, in the same order, with the same
-/// conversions, and records them for `--help` the same way.
+/// This is Compose's own reader, without Foundation: an app that reads
+/// flags and variables loads none. ComposeConfiguration adds
+/// swift-configuration's `ConfigReader` over the same layers
+/// (`configuration.reader`), for libraries that take one.
 @MainActor
 public final class AppConfiguration {
     /// Where the environment layer reads from.
     public enum Environment: Sendable, ExpressibleByDictionaryLiteral {
-        /// The process's environment, read again on each reload.
+        /// The process's environment.
         case process
         /// Exactly these variables (a test's).
         case variables([String: String])
@@ -65,14 +68,6 @@ public final class AppConfiguration {
         }
     }
 
-    /// The layered reader. The same object for the app's whole life, made
-    /// on its first use.
-    public var reader: ConfigReader {
-        if let builtReader { return builtReader }
-        let reader = ConfigReader(providers: layers, accessReporter: accessLog)
-        builtReader = reader
-        return reader
-    }
     /// Sent after each successful ``reload()``: read the values that may
     /// have changed again.
     ///
@@ -99,28 +94,21 @@ public final class AppConfiguration {
     /// next ``reload()``.
     public var environment: Environment
     /// The highest layer, in memory: a `TestApp`'s configuration.
-    public let overrides: [AbsoluteConfigKey: ConfigValue]
+    public let overrides: [String: Value]
     /// The configuration file in use, if any.
     public private(set) var filePath: String?
     /// The context diagnostics are reported to (set when installed as
     /// ``AppContext/configuration``).
     weak var context: AppContext?
     /// Every key read, for `--help` and unread arguments.
-    let accessLog = ConfigAccessLog()
+    package nonisolated let accessLog = ConfigAccessLog()
+    /// The layers, readable from any thread.
+    package nonisolated let layers: ConfigLayers
+    /// Where ComposeConfiguration keeps what it makes once per
+    /// configuration (its swift-configuration reader).
+    package var extensionStore: AnyObject?
     /// A diagnostic from before the configuration had a context.
     private var pending: Diagnostic?
-
-    private let environmentLayer: ReloadableLayer
-    private let fileLayer: ReloadableLayer
-    /// The overrides and the command line.
-    private let layersAboveEnvironment: [any ConfigProvider]
-    private let defaultsLayer: LiteralLayer
-    /// The reader, once something used it.
-    private(set) var builtReader: ConfigReader?
-    /// Every layer, the highest first: what the reader queries.
-    var layers: [any ConfigProvider] {
-        layersAboveEnvironment + [environmentLayer, fileLayer, defaultsLayer]
-    }
 
     /// Makes an app's configuration and reads its file, if one is named.
     ///
@@ -131,14 +119,14 @@ public final class AppConfiguration {
     /// - Parameters:
     ///   - arguments: Command-line arguments, without the program's name.
     ///   - environment: Where environment variables come from.
-    ///   - overrides: Values above every other layer.
-    ///   - options: The prefix, file key, defaults and file formats.
+    ///   - overrides: Values above every other layer, by dotted key.
+    ///   - options: The prefix, defaults, file key and format.
     ///   - appName: The app's name, the environment's prefix by default
     ///     (see ``appName``).
     public init(
         arguments: [String] = [],
         environment: Environment = [:],
-        overrides: [AbsoluteConfigKey: ConfigValue] = [:],
+        overrides: [String: Value] = [:],
         options: ConfigOptions = ConfigOptions(),
         appName: String? = nil
     ) {
@@ -147,24 +135,17 @@ public final class AppConfiguration {
         self.overrides = overrides
         self.options = options
         self.appName = appName
-        let environmentProvider = Self.environmentProvider(environment, prefix: options.environmentPrefix.resolved(app: appName))
-        environmentLayer = ReloadableLayer(environmentProvider.snapshot())
-        fileLayer = ReloadableLayer(Self.noFile)
-        defaultsLayer = LiteralLayer(name: "defaults", values: options.defaults)
-        var above: [any ConfigProvider] = []
-        if !overrides.isEmpty { above.append(LiteralLayer(name: "overrides", values: overrides)) }
+        var above: [any ConfigLayer] = []
+        if !overrides.isEmpty { above.append(ValuesLayer(name: "test configuration", values: overrides)) }
         if !arguments.isEmpty {
-            above.append(CommandLineArgumentsProvider(arguments: ["app"] + Self.flags(arguments, positionalKeys: options.positionalKeys)))
+            above.append(CommandLineLayer(arguments: Self.flags(arguments, positionalKeys: options.positionalKeys)))
         }
-        layersAboveEnvironment = above
-        // swift-configuration logs every read to the file this variable
-        // names, its own reads included: the runtime's reads go through the
-        // reader then, as they always did.
-        if getenv(Self.accessLogVariable) != nil { _ = reader }
-        switch loadFile(environment: environmentProvider) {
+        let environmentLayer = Self.environmentLayer(environment, prefix: options.environmentPrefix.resolved(app: appName))
+        layers = ConfigLayers(above: above, environment: environmentLayer, defaults: ValuesLayer(name: "defaults", values: options.defaults))
+        switch loadFile(environment: environmentLayer) {
         case .success(let file):
             filePath = file?.path
-            if let file { fileLayer.replace(with: file.snapshot) }
+            if let file { layers.replace(environment: environmentLayer, file: file.layer) }
         case .failure(let diagnostic):
             pending = diagnostic
         }
@@ -174,7 +155,7 @@ public final class AppConfiguration {
     /// arguments and environment.
     ///
     /// - Parameters:
-    ///   - options: The prefix, file key, defaults and file formats.
+    ///   - options: The prefix, defaults, file key and format.
     ///   - appName: The app's name (see ``appName``).
     public static func process(options: ConfigOptions, appName: String? = nil) -> AppConfiguration {
         AppConfiguration(arguments: Array(CommandLine.arguments.dropFirst()), environment: .process, options: options, appName: appName)
@@ -190,14 +171,13 @@ public final class AppConfiguration {
     /// - Returns: Whether the new values are in place.
     @discardableResult
     public func reload() -> Bool {
-        let environment = Self.environmentProvider(environment, prefix: environmentPrefix)
+        let environment = Self.environmentLayer(environment, prefix: environmentPrefix)
         switch loadFile(environment: environment) {
         case .failure(let diagnostic):
             report(diagnostic)
             return false
         case .success(let file):
-            environmentLayer.replace(with: environment.snapshot())
-            fileLayer.replace(with: file?.snapshot ?? Self.noFile)
+            layers.replace(environment: environment, file: file?.layer)
             filePath = file?.path
             context?.logger.info("Configuration reloaded\(file.map { " from \($0.path)" } ?? "").")
             didReload.send()
@@ -215,7 +195,7 @@ public final class AppConfiguration {
         }
     }
 
-    private func report(_ diagnostic: Diagnostic) {
+    func report(_ diagnostic: Diagnostic) {
         if let context {
             context.report(diagnostic)
         } else {
@@ -225,39 +205,23 @@ public final class AppConfiguration {
 
     // MARK: Layers
 
-    private static let noFile = LiteralLayer(name: "no configuration file", values: [:])
-    /// The environment variable with which swift-configuration's readers
-    /// log every read to a file.
-    static let accessLogVariable = "CONFIG_ACCESS_LOG_FILE"
-
-    private static func environmentProvider(_ environment: Environment, prefix: String?) -> any ConfigProvider {
-        let provider = switch environment {
-        // Read from `environ`: the provider's own init() would make
-        // Foundation's ProcessInfo for the same strings.
-        case .process: EnvironmentVariablesProvider(environmentVariables: ProcessEnvironment.variables())
-        case .variables(let variables): EnvironmentVariablesProvider(environmentVariables: variables)
+    private static func environmentLayer(_ environment: Environment, prefix: String?) -> EnvironmentLayer {
+        switch environment {
+        case .process: EnvironmentLayer(prefix: prefix, variables: nil)
+        case .variables(let variables): EnvironmentLayer(prefix: prefix, variables: variables)
         }
-        guard let prefix else { return provider }
-        return provider.prefixKeys(with: ConfigKey([prefix.lowercased()]))
     }
 
     /// The file named by the layers above it (with `environment` as the
-    /// environment's), parsed; `nil` when none is named.
-    private func loadFile(environment: any ConfigProvider) -> Result<(path: String, snapshot: any ConfigSnapshot)?, Diagnostic> {
-        let finderLayers = layersAboveEnvironment + [environment, defaultsLayer]
-        let key = ConfigKey(options.fileKey)
-        // Without a reporter, the finder's read is seen by swift-configuration's
-        // access log file only: a `ConfigReader` when there is one.
-        let named: String? = if getenv(Self.accessLogVariable) != nil {
-            ConfigReader(providers: finderLayers).string(forKey: key)
-        } else {
-            Self.lookUp(AbsoluteConfigKey(key), as: .string, in: finderLayers).flatMap(\.content.stringIfAny)
-        }
-        guard let path = named, !path.isEmpty else { return .success(nil) }
+    /// environment's), parsed; `nil` when none is named or the app reads
+    /// no file (``ConfigOptions/fileFormat`` is `nil`).
+    private func loadFile(environment: EnvironmentLayer) -> Result<(path: String, layer: ValuesLayer)?, Diagnostic> {
+        guard let format = options.fileFormat else { return .success(nil) }
+        let named = ConfigLayers.lookUp(options.fileKey, as: .string, in: layers.fileFinders(environment: environment))
+        guard case .string(let path)? = named, !path.isEmpty else { return .success(nil) }
         do {
-            let bytes = try Self.contents(of: path)
-            let snapshot = try Self.parse(bytes, as: options.format(of: path), path: path)
-            return .success((path, snapshot))
+            let values = try format.parse(try Self.contents(of: path), path)
+            return .success((path, ValuesLayer(name: "file \(path)", values: values)))
         } catch {
             return .failure(Diagnostic(
                 .configurationFileRejected,
@@ -266,17 +230,29 @@ public final class AppConfiguration {
         }
     }
 
-    private static func parse<Snapshot: FileConfigSnapshot>(_ bytes: [UInt8], as type: Snapshot.Type, path: String) throws -> any ConfigSnapshot {
-        try Snapshot(data: bytes.span.bytes, providerName: "file \(path)", parsingOptions: .default)
-    }
+    /// The largest configuration file read: 1 MiB. A larger one is
+    /// rejected (`Diagnostic.Code.configurationFileRejected`), never read
+    /// into memory whole.
+    public static let maximumFileSize = 1 << 20
 
     /// The bytes of the file at `path`.
     ///
-    /// - Throws: ``LoopError`` from `open` or `read`.
-    private static func contents(of path: String) throws(LoopError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// Only a regular file is read: a FIFO (opened without waiting for a
+    /// writer) or a device is refused, rather than holding the loop's
+    /// thread at startup and at every `SIGHUP`.
+    ///
+    /// - Throws: ``LoopError`` from `open`, `fstat` or `read`;
+    ///   ``ConfigurationError`` for what is not a regular file and past
+    ///   ``maximumFileSize``.
+    private static func contents(of path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw LoopError("open", code: -errno, context: path) }
         defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw LoopError("fstat", code: -errno, context: path) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw ConfigurationError("not a regular file (a FIFO, a device or a socket is not read)")
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
@@ -286,6 +262,9 @@ public final class AppConfiguration {
                 throw LoopError("read", code: -errno, context: path)
             }
             if count == 0 { return bytes }
+            guard bytes.count + count <= maximumFileSize else {
+                throw ConfigurationError("larger than \(maximumFileSize) bytes, the most a configuration file may hold")
+            }
             bytes += chunk[0..<count]
         }
     }

@@ -1,8 +1,7 @@
 public import Compose
-public import Configuration
 
 extension AppContext {
-    /// The app's configuration: its layered reader, its reload and the
+    /// The app's configuration: its layered settings, its reload and the
     /// emitter a reload sends (see ``AppConfiguration``).
     ///
     /// `StartupComponent.main()` installs the process's (arguments and
@@ -26,18 +25,18 @@ extension AppContext {
         }
     }
 
-    /// The app's configuration reader (``AppConfiguration/reader``):
+    /// The app's configuration (``configuration``), as apps read it:
     /// command line, environment, file, defaults.
     ///
     /// ```swift
     /// let port = context.config.int(forKey: "port", default: 8080)
     /// ```
-    public var config: ConfigReader { configuration.reader }
+    public var config: AppConfiguration { configuration }
 }
 
 extension Application {
-    /// The running app's configuration reader (`AppContext.config`),
-    /// from its code, its root's `init()` included:
+    /// The running app's configuration (`AppContext.config`), from its
+    /// code, its root's `init()` included:
     ///
     /// ```swift
     /// @main
@@ -55,11 +54,12 @@ extension Application {
     /// ```
     ///
     /// Outside a running app it reports `Diagnostic.Code.noRunningApp`
-    /// and returns a reader with no values, so every read gets its default.
-    public static var config: ConfigReader {
+    /// and returns a configuration with no values, so every read gets its
+    /// default.
+    public static var config: AppConfiguration {
         guard let context = context else {
             Diagnostics.report(Diagnostic(.noRunningApp, "Application.config was read outside a running app: every value is its default. Read it from an app's code (its root's init(), observers, tasks they start), or from a test through TestApp."))
-            return AppConfiguration().reader
+            return AppConfiguration()
         }
         return context.config
     }

@@ -1,11 +1,9 @@
-public import Configuration
-
 /// How an app's configuration is read: the environment variables' prefix,
-/// the key that names a configuration file, the app's defaults, the
-/// descriptions `--help` prints and the file formats understood.
+/// the app's defaults, the descriptions `--help` prints, the configuration
+/// file's key and format, the positional arguments.
 ///
-/// An app reads its settings through `AppContext.config` (a
-/// swift-configuration `ConfigReader`), layered from the highest priority:
+/// An app reads its settings through `Application.config` (an
+/// ``AppConfiguration``), layered from the highest priority:
 ///
 /// 1. the command line: `--room-capacity 8` or `--room-capacity=8` (key
 ///    `roomCapacity`; `http.port` is `--http-port`);
@@ -13,8 +11,9 @@ public import Configuration
 ///    `ChatComponent` (the prefix is the app's name unless
 ///    ``environmentPrefix`` says otherwise; `ROOM_CAPACITY` with
 ///    ``EnvironmentPrefix/none``);
-/// 3. a JSON file named by ``fileKey`` (`--config chat.json` or
-///    `CHAT_CONFIG=chat.json`): `{"roomCapacity": 8, "http": {"port": 80}}`;
+/// 3. a configuration file named by ``fileKey`` (`--config chat.json` or
+///    `CHAT_CONFIG=chat.json`), when the app has a ``fileFormat``:
+///    `{"roomCapacity": 8, "http": {"port": 80}}`;
 /// 4. ``defaults``, then the default given where the value is read.
 ///
 /// The command line holds flags only, unless ``positionalKeys`` declares
@@ -44,22 +43,26 @@ public struct ConfigOptions: Sendable {
     /// is not read by mistake. ``EnvironmentPrefix/none`` reads `PORT`.
     public var environmentPrefix: EnvironmentPrefix
     /// The key whose value is the path of a configuration file
-    /// (`--config`, `<PREFIX>_CONFIG`, or ``defaults``); no file is read
-    /// when no layer has it.
+    /// (`--config`, `<PREFIX>_CONFIG`, or ``defaults``), read when the app
+    /// has a ``fileFormat``; no file is read when no layer has it.
     public var fileKey: String
-    /// The app's defaults, below every other layer.
-    public var defaults: [AbsoluteConfigKey: ConfigValue]
+    /// The app's defaults, below every other layer, by dotted key
+    /// (`"http.port": 80`).
+    public var defaults: [String: AppConfiguration.Value]
     /// One line about each setting, by key (`"roomCapacity"`,
     /// `"http.port"`), printed by `--help`.
     public var descriptions: [String: String]
-    /// The snapshot type that parses a configuration file, by the file's
-    /// extension (lowercased, without the dot); a file with another
-    /// extension is read as JSON. YAML is not built in: Yams needs all of
-    /// Foundation, which would make every app's memory grow by several
-    /// MiB. An app that wants it enables swift-configuration's `YAML` trait
-    /// in its own manifest and adds
-    /// `["yaml": YAMLSnapshot.self, "yml": YAMLSnapshot.self]`.
-    public var fileFormats: [String: any FileConfigSnapshot.Type]
+    /// How the configuration file is parsed; `nil`, the default, reads no
+    /// file: ``fileKey`` is then no setting of the app (`--config` is an
+    /// unknown option). ComposeConfiguration gives `.json`; importing it
+    /// loads Foundation, which an app that reads no file does without.
+    ///
+    /// ```swift
+    /// import ComposeConfiguration
+    ///
+    /// ConfigOptions(fileFormat: .json)
+    /// ```
+    public var fileFormat: ConfigFileFormat?
     /// The keys the command line's positional arguments give, in order:
     /// with `["port"]`, `app 9000 --verbose` reads `port` as 9000. More
     /// positional arguments than keys (by default, any) are a usage error:
@@ -69,32 +72,24 @@ public struct ConfigOptions: Sendable {
     /// - Parameters:
     ///   - environmentPrefix: See ``environmentPrefix``.
     ///   - fileKey: See ``fileKey``.
+    ///   - fileFormat: See ``fileFormat``.
     ///   - defaults: See ``defaults``.
     ///   - descriptions: See ``descriptions``.
-    ///   - fileFormats: See ``fileFormats``.
     ///   - positionalKeys: See ``positionalKeys``.
     public init(
         environmentPrefix: EnvironmentPrefix = .appName,
         fileKey: String = "config",
-        defaults: [AbsoluteConfigKey: ConfigValue] = [:],
+        fileFormat: ConfigFileFormat? = nil,
+        defaults: [String: AppConfiguration.Value] = [:],
         descriptions: [String: String] = [:],
-        fileFormats: [String: any FileConfigSnapshot.Type] = ["json": JSONConfigSnapshot.self],
         positionalKeys: [String] = []
     ) {
         self.environmentPrefix = environmentPrefix
         self.fileKey = fileKey
         self.defaults = defaults
         self.descriptions = descriptions
-        self.fileFormats = fileFormats
+        self.fileFormat = fileFormat
         self.positionalKeys = positionalKeys
-    }
-
-    /// The snapshot type for a file at `path`.
-    func format(of path: String) -> any FileConfigSnapshot.Type {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return JSONConfigSnapshot.self }
-        let suffix = name[name.index(after: dot)...].lowercased()
-        return fileFormats[suffix] ?? JSONConfigSnapshot.self
     }
 }
 
@@ -157,17 +152,17 @@ extension ConfigOptions {
 
         /// `HIT_COUNTER_APP` for the label `hitCounterApp`, `KVRESP` for
         /// `kVResp` (the type `KVResp`): a word starts where a lowercase
-        /// letter meets an uppercase one, as in the configuration's keys.
+        /// letter meets an uppercase one, as in the configuration's keys,
+        /// and anything but a letter or a digit is `_`.
         static func prefix(forApp label: String) -> String? {
-            guard let first = label.first else { return nil }
-            var prefix = ""
-            var previous: Character?
-            for character in first.uppercased() + label.dropFirst() {
-                if let previous, previous.isLowercase, character.isUppercase { prefix.append("_") }
-                prefix.append(character)
-                previous = character
-            }
-            return prefix.uppercased()
+            guard let first = label.utf8.first else { return nil }
+            // The type's name (`KVResp`, not the label's `kVResp`), spelled
+            // as the environment spells a key. Byte by byte: a `Character`
+            // made upper-case and a `String + Substring` cost 120 thousand
+            // instructions at every start (docs/footprint.md).
+            var name = Array(label.utf8)
+            if ConfigKeyNames.isLowercase(first) { name[0] = first - 0x20 }
+            return ConfigKeyNames.environment(String(decoding: name, as: UTF8.self), prefix: nil)
         }
 
         /// What it is, for messages: `the app's name`, `CHAT` or `none`.

@@ -52,13 +52,28 @@ final class LoopHealthMonitor {
     init(loop: EventLoop, interval: Duration) {
         self.loop = loop
         self.interval = interval
-        let capacity = max(2, Int(Self.window / interval))
+        // In integer nanoseconds, once: dividing one `Duration` by another
+        // goes through 128-bit and floating-point conversions that cost
+        // thousands of instructions, and their code's pages, at every
+        // sample (docs/footprint.md).
+        period = max(1, Self.nanoseconds(interval))
+        capacity = max(2, Int(Self.nanoseconds(Self.window) / period))
         ring = []
         ring.reserveCapacity(capacity)
         origin = Sample(time: 0, lateness: 0, events: 0, idle: 0)
     }
 
-    private var capacity: Int { max(2, Int(Self.window / interval)) }
+    /// The interval in nanoseconds.
+    private let period: UInt64
+    /// How many samples the window holds.
+    private let capacity: Int
+
+    /// `duration` in whole nanoseconds (0 for a negative one).
+    nonisolated static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0, attoseconds >= 0 else { return 0 }
+        return UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
+    }
 
     /// Starts sampling. The timer never keeps the loop alive.
     func start() throws(LoopError) {
@@ -82,7 +97,6 @@ final class LoopHealthMonitor {
 
     private func arm() throws(LoopError) {
         guard let timer else { return }
-        let period = UInt64(interval / .nanoseconds(1))
         due = uv_hrtime() + period
         try timer.start(afterNanoseconds: period) { [unowned self] in self.fired() }
     }

@@ -1,5 +1,4 @@
 import Compose
-import Configuration
 import Logging
 #if canImport(Glibc)
 import Glibc
@@ -50,16 +49,15 @@ final class Inspection {
     /// each such request.
     var allowsChanges: Bool {
         guard let context else { return false }
-        return context.configuration.runtimeBool(forKey: Self.allowsChangesKey, default: allowsChangesByDefault)
+        return context.configuration.bool(forKey: Self.allowsChangesKey, default: allowsChangesByDefault)
     }
 
     /// The refusal of a command that changes the app, saying how to allow
     /// it.
     func refusal(of command: InspectionRequest.Command) -> InspectionFailure {
         let configuration = context?.configuration
-        let components = ConfigKey(Self.allowsChangesKey).components
-        let flag = ConfigKeyNames.flag(components)
-        let variable = ConfigKeyNames.environment(components, prefix: configuration?.environmentPrefix)
+        let flag = ConfigKeyNames.flag(Self.allowsChangesKey)
+        let variable = ConfigKeyNames.environment(Self.allowsChangesKey, prefix: configuration?.environmentPrefix)
         return InspectionFailure(.notAllowed, "\(command.rawValue) changes the app, which inspection may not do unless the app allows it. To allow it, build the app with StartupConfiguration(inspectionAllowsChanges: true), or start it with \(flag) true (or \(variable)=true in its environment).")
     }
 

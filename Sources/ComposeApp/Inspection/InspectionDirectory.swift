@@ -82,10 +82,17 @@ enum InspectionDirectory {
     /// `<name>.<pid>.sock`, the name made safe: letters, digits, `-` and
     /// `_` kept, anything else `_`, at most ``maximumNameLength`` bytes.
     static func socketName(app: String, pid: Int32) -> String {
-        var name = String(String.UnicodeScalarView(app.unicodeScalars.map { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_") ? scalar : "_"
-        }).prefix(maximumNameLength))
-        if name.isEmpty { name = "app" }
+        // ASCII letters, digits, `-` and `_` stay; any other scalar is `_`.
+        // (By value: Unicode's properties would cost every app's startup a
+        // lookup in the standard library's tables.)
+        var bytes: [UInt8] = []
+        for scalar in app.unicodeScalars where bytes.count < maximumNameLength {
+            let value = scalar.value
+            let kept = (value >= 0x61 && value <= 0x7A) || (value >= 0x41 && value <= 0x5A) || (value >= 0x30 && value <= 0x39)
+                || value == 0x2D || value == 0x5F
+            bytes.append(kept ? UInt8(value) : UInt8(ascii: "_"))
+        }
+        let name = bytes.isEmpty ? "app" : String(decoding: bytes, as: UTF8.self)
         return "\(name).\(pid).sock"
     }
 

@@ -76,7 +76,7 @@ enum InspectionJSON: Sendable, Equatable {
         case .int(let value): output.append(contentsOf: String(value).utf8)
         case .double(let value):
             if value.isFinite {
-                output.append(contentsOf: (value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)).utf8)
+                output.append(contentsOf: Self.number(value).utf8)
             } else {
                 output.append(contentsOf: "null".utf8)
             }
@@ -100,9 +100,25 @@ enum InspectionJSON: Sendable, Equatable {
         }
     }
 
-    /// Appends `value` as a JSON string, in UTF-8: quotes, backslashes and
-    /// control characters escaped. Every byte escaped is ASCII, so the
-    /// bytes of a character are never split.
+    /// A finite number as Foundation's `JSONEncoder` writes it: its
+    /// shortest text without a trailing `.0` (`2`, `-0`,
+    /// `1000000000000000`, `1e+16`, `0.1`).
+    private static func number(_ value: Double) -> String {
+        // The common case, an integer of a few digits, without a Double's
+        // description.
+        if value == value.rounded(), abs(value) < 1e15, value != 0 || value.sign == .plus {
+            return String(Int(value))
+        }
+        var text = String(value)
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text
+    }
+
+    /// Appends `value` as a JSON string, in UTF-8, as Foundation's
+    /// `JSONEncoder` writes it: quotes, backslashes and control characters
+    /// escaped (`\b`, `\f`, `\n`, `\r`, `\t` by name, the others as
+    /// `\u00XX`). Every byte escaped is ASCII, so the bytes of a character
+    /// are never split.
     private static func writeString(_ value: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
@@ -112,7 +128,9 @@ enum InspectionJSON: Sendable, Equatable {
             case UInt8(ascii: "\n"): output.append(contentsOf: #"\n"#.utf8)
             case UInt8(ascii: "\r"): output.append(contentsOf: #"\r"#.utf8)
             case UInt8(ascii: "\t"): output.append(contentsOf: #"\t"#.utf8)
-            case 0..<0x20, 0x7F:
+            case 0x08: output.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: output.append(contentsOf: #"\f"#.utf8)
+            case 0..<0x20:
                 let hex = String(byte, radix: 16)
                 output.append(contentsOf: (#"\u"# + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
             default: output.append(byte)
@@ -258,7 +276,14 @@ enum InspectionJSON: Sendable, Equatable {
                            bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u") {
                             offset += 2
                             let low = try hex4()
-                            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                            if (0xDC00..<0xE000).contains(low) {
+                                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                            } else {
+                                // A high surrogate not followed by a low
+                                // one: it is U+FFFD, and the escape after
+                                // it is read on its own.
+                                offset -= 6
+                            }
                         }
                         scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
                     default:

@@ -1,5 +1,4 @@
 import Compose
-import Configuration
 import Logging
 #if canImport(Glibc)
 import Glibc
@@ -24,8 +23,8 @@ final class InspectionRuntime {
         // Read now, whether inspection is on or not, so that the flag is a
         // setting the app knows (not an unknown option); read again at each
         // request that changes the app, so that a reload can change it.
-        let allowsChanges = context.configuration.runtimeBool(forKey: Inspection.allowsChangesKey, default: configuration.inspectionAllowsChanges)
-        guard context.configuration.runtimeBool(forKey: "inspection", default: configuration.inspection) else {
+        let allowsChanges = context.configuration.bool(forKey: Inspection.allowsChangesKey, default: configuration.inspectionAllowsChanges)
+        guard context.configuration.bool(forKey: "inspection", default: configuration.inspection) else {
             context.logger.debug("Inspection is off (configuration).")
             return nil
         }

@@ -1,5 +1,3 @@
-import Configuration
-
 /// The runtime's own settings, read from the app's configuration like the
 /// app's (flag, environment variable with the app's prefix, file), and so
 /// listed by `--help`:
@@ -22,8 +20,8 @@ struct RuntimeSettings {
     /// Reads the settings (which records them for `--help`); `workers`
     /// is the app's ``WorkerOptions/count`` when the setting is absent.
     @MainActor init(_ configuration: AppConfiguration, workers: Int) {
-        self.workers = max(0, configuration.runtimeInt(forKey: Self.workersKey, default: workers))
-        reusePort = configuration.runtimeBool(forKey: Self.reusePortKey, default: false)
+        self.workers = max(0, configuration.int(forKey: Self.workersKey, default: workers))
+        reusePort = configuration.bool(forKey: Self.reusePortKey, default: false)
     }
 }
 

@@ -29,13 +29,14 @@ final class Runtime {
         // When stdout is a pipe or a file, C buffers it in blocks: make it
         // line-buffered so that each `print` shows up when it is made.
         compose_line_buffer_stdout()
-        self.configuration = configuration.describingRuntimeSettings()
+        self.configuration = configuration
         systemd = SystemdEnvironment.process(unsettingNotifyVariables: true)
-        var logger = configuration.makeLogger(logsToJournal: systemd.standardErrorIsJournal)
-        logger[metadataKey: "app"] = "\(name)"
         // Read once: inherited sockets (LISTEN_FDS), the worker's index.
         let launch = LaunchEnvironment.process()
-        if let worker = launch.workerIndex { logger[metadataKey: "worker"] = "\(worker)" }
+        // `app=` (and `worker=`) on every line, added as lines are logged.
+        var metadata: [(key: String, value: Logger.MetadataValue)] = [("app", "\(name)")]
+        if let worker = launch.workerIndex { metadata.append(("worker", "\(worker)")) }
+        let logger = configuration.makeLogger(logsToJournal: systemd.standardErrorIsJournal).addingAppMetadata(metadata)
         // The loop ignores SIGPIPE and SIGXFSZ from its creation on.
         context = try AppContext.live(
             name: name,
@@ -126,13 +127,17 @@ final class Runtime {
         }
     }
 
-    /// The app's state persistence, when its configuration asks for one:
-    /// installed before the root binds (persisted stores restore then), in
-    /// the app's state directory.
+    /// The app's state storage, the files of its state directory, offered
+    /// for its first persisted store to install ComposePersistence's back
+    /// end on (nothing is made for an app that persists nothing); and the
+    /// back end its configuration names, if any, installed before the root
+    /// binds (persisted stores restore then).
     private func installStatePersistence() {
-        guard let factory = configuration.statePersistence else { return }
-        let directory = configuration.resolvedStateDirectory(app: StartupConfiguration.executableName ?? context.name)
-        context.statePersistence = factory.make(context, FileStateStorage(directory: directory))
+        let configuration = configuration
+        let app = StartupConfiguration.executableName ?? context.name
+        context.offerStateStorage { FileStateStorage(directory: configuration.resolvedStateDirectory(app: app)) }
+        guard let factory = configuration.statePersistence, let storage = context.stateStorage else { return }
+        context.statePersistence = factory.make(context, storage)
     }
 
     // MARK: Signals
@@ -165,7 +170,9 @@ final class Runtime {
     /// (its services are neither registered nor started: settings they
     /// read are listed only if the root reads them too).
     private func printHelp<App: StartupComponent>(_ type: App.Type) -> Never {
-        let help = AppConfiguration.forHelp(options: configuration.config, appName: context.name)
+        // The runtime's settings are described for --help only: elsewhere
+        // they are known as read (startup reads them all).
+        let help = AppConfiguration.forHelp(options: configuration.describingRuntimeSettings().config, appName: context.name)
         context.configuration = help
         _ = App()
         _ = RuntimeSettings(help, workers: configuration.workers.count)

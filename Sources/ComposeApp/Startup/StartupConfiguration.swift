@@ -31,8 +31,11 @@ public struct StartupConfiguration: Sendable {
     /// })
     /// ```
     public var makeLogHandler: (@Sendable (String) -> any LogHandler)?
-    /// How `@Store(persistedAs:)` stores are saved (ComposePersistence's
-    /// `.json()`); `nil`, the default, persists nothing.
+    /// How `@Store(persistedAs:)` stores are saved; `nil`, the default,
+    /// lets the app's first persisted store install ComposePersistence's
+    /// `.json()` with its defaults (the stores need ComposePersistence to
+    /// compile). Name one for other timing, `.json(debounce:maximumWait:)`,
+    /// or another back end.
     public var statePersistence: StatePersistenceFactory?
     /// The directory persisted state is saved in; `nil` for the default,
     /// `$XDG_STATE_HOME/<app>` or `~/.local/state/<app>` (see
@@ -93,7 +96,7 @@ public struct StartupConfiguration: Sendable {
     public var workers: WorkerOptions
 
     /// A configuration with the defaults described on each property; name
-    /// only what differs: `StartupConfiguration(statePersistence: .json())`.
+    /// only what differs: `StartupConfiguration(shutdownDeadline: .seconds(5))`.
     public init(
         shutdownSignals: [ProcessSignal.Name] = [.interrupt, .terminate],
         shutdownDeadline: Duration = .seconds(10),

@@ -1,16 +1,19 @@
 /// How an app persists its `@Store(persistedAs:)` stores: makes the
-/// `StatePersisting` the runtime installs on the app's context
-/// (`AppContext.statePersistence`) before the root is bound.
+/// `StatePersisting` installed on the app's context
+/// (`AppContext.statePersistence`).
 ///
-/// The runtime hands it a ``FileStateStorage`` in the app's state directory
-/// (``StartupConfiguration/stateDirectory``); ComposeTesting's `TestApp`
-/// hands it an in-memory storage instead, so the same coordinator, with the
-/// same timing and migrations, runs in tests without touching the disk.
+/// The runtime hands it the app's state storage (`AppContext.stateStorage`:
+/// a ``FileStateStorage`` in the app's state directory); ComposeTesting's
+/// `TestApp` hands it an in-memory storage instead, so the same
+/// coordinator, with the same timing and migrations, runs in tests
+/// without touching the disk.
 ///
-/// ComposePersistence makes one (`.json(...)`): JSON files, debounced saves,
-/// versioned envelopes. It lives in a module of its own because JSON coding
-/// needs `FoundationEssentials`, which an app that persists nothing should
-/// not load:
+/// ComposePersistence makes one (`.json(...)`): JSON files, debounced
+/// saves, versioned envelopes. It lives in a module of its own because
+/// JSON coding needs `FoundationEssentials`, which an app that persists
+/// nothing should not load. Importing it is the opt-in: the app's first
+/// persisted store installs `.json()` with its defaults. Naming a factory
+/// here is only for other timing or another back end:
 ///
 /// ```swift
 /// import ComposePersistence

@@ -1,5 +1,4 @@
 public import Compose
-import FoundationEssentials
 import Logging
 #if canImport(Glibc)
 import Glibc
@@ -60,7 +59,6 @@ public final class TraceRecorder {
     private var subscription: Subscription?
     private var pendingFlush: ScheduledAction?
     private let start: Duration
-    private let encoder: JSONEncoder
 
     /// Starts recording the sends at `paths` (and below them) of the app
     /// of `context` to `file`, replacing what the file held.
@@ -80,13 +78,10 @@ public final class TraceRecorder {
         self.descriptor = descriptor
         self.context = context
         start = context.scheduler?.now ?? .zero
-        encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let header = "{\"compose-trace\":1,\"app\":\(Self.quoted(context.name)),\"paths\":[\(paths.map(Self.quoted).joined(separator: ","))]}\n"
         buffer.append(contentsOf: header.utf8)
-        let encoder = encoder
         context.captureValues(atPaths: paths.isEmpty ? [""] : paths) { value in
-            (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
+            try? TraceValueEncoder.encode(value)
         }
         context.holdTracing()
         subscription = context.events.observe { [unowned self] event in self.record(event) }
@@ -189,10 +184,10 @@ extension TraceRecorder {
     /// reported as ``Compose/Diagnostic/Code/traceRecordingFailed``.
     static func startFromConfiguration(in context: AppContext) {
         let configuration = context.configuration
-        guard let file = configuration.runtimeString(forKey: "trace.file"), !file.isEmpty else { return }
-        // `--trace-paths a,b` reads as a list; a variable or a file may give one string.
-        let listed = configuration.runtimeStringArray(forKey: "trace.paths")
-            ?? configuration.runtimeString(forKey: "trace.paths").map { [$0] } ?? []
+        guard let file = configuration.string(forKey: "trace.file"), !file.isEmpty else { return }
+        // `--trace-paths a,b`, `--trace-paths a b`, `X_TRACE_PATHS=a,b`, a
+        // file's array or its comma-separated string: all read as a list.
+        let listed = configuration.stringArray(forKey: "trace.paths") ?? []
         let paths = listed.flatMap { $0.split(separator: ",") }
             .map { String($0.filter { !$0.isWhitespace }) }.filter { !$0.isEmpty }
         do {

@@ -13,6 +13,9 @@
 //             it (the save fails), then "B"; prints what it observes.
 //   readonly  on a read-only file system holding "A": restores it, a save
 //             fails; prints what it observes.
+//   plain     a @Store(persistedAs: "visits") in an app whose configuration
+//             names no back end: prints "restored N", counts one visit,
+//             shuts down (which saves it).
 import ComposeApp
 import ComposePersistence
 #if canImport(Glibc)
@@ -35,6 +38,7 @@ let mode = CommandLine.arguments.dropFirst().first ?? "crash"
 @main
 struct PersistFixture: StartupComponent {
     let crash = CrashScenario()
+    let plain = PlainScenario()
 
     init() {}
 
@@ -45,13 +49,14 @@ struct PersistFixture: StartupComponent {
     }
 
     func didBindRootComponent() {
-        guard mode != "crash" else { return }
+        guard mode != "crash", mode != "plain" else { return }
         FileSystemScenarios.run(mode)
     }
 
     static var configuration: StartupConfiguration {
         StartupConfiguration(
-            statePersistence: .json(debounce: .milliseconds(2), maximumWait: .milliseconds(10)),
+            // `plain` shows what importing ComposePersistence alone does.
+            statePersistence: mode == "plain" ? nil : .json(debounce: .milliseconds(2), maximumWait: .milliseconds(10)),
             stateDirectory: environment("PERSIST_DIR"),
             // The mode, the first argument: a positional argument must be
             // declared, or the app exits 64 with a usage line.

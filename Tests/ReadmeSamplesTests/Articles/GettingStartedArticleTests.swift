@@ -41,10 +41,7 @@ extension HitCounterApp {
 
 extension HitCounterApp: StartupComponent {
     static var configuration: StartupConfiguration {
-        StartupConfiguration(
-            statePersistence: .json(),                            // import ComposePersistence
-            config: ConfigOptions(descriptions: ["port": "The TCP port to listen on."])
-        )
+        StartupConfiguration(config: ConfigOptions(descriptions: ["port": "The TCP port to listen on."]))
     }
 }
 

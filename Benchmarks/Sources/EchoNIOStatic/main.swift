@@ -1,0 +1,1 @@
+../EchoNIO/main.swift

@@ -1,0 +1,1 @@
+../EchoSwiftUV/main.swift

@@ -1,0 +1,1 @@
+../StartupNIO/main.swift
