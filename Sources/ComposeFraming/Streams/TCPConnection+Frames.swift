@@ -39,7 +39,10 @@ extension TCPConnection {
     /// then reading resumes. So a client that pipelines requests without
     /// reading the replies makes the server buffer at most one read (plus
     /// the start of an incomplete frame). `TCPConnection.pauseReading()`
-    /// also holds the frames until `TCPConnection.resumeReading()`.
+    /// also holds the frames until `TCPConnection.resumeReading()`. A
+    /// `sink` that goes while full (it closes, its component is removed,
+    /// it is freed) holds nothing back: the frames go on from the next
+    /// turn.
     ///
     /// **Fairness.** At most the loop's line budget (1,024) of frames is
     /// delivered per loop turn; the rest waits for the next turn, before
