@@ -52,9 +52,11 @@ extension TCPConnection {
     /// (`LoopError.Code.frameTooLarge`), or input the decoder rejects
     /// (`LoopError.Code.malformedFrame`), closes the connection: the frames
     /// before it are delivered, the error (naming the peer, the limit and
-    /// what was seen) is logged and sent on `TCPConnection.errors` (where
-    /// an observer may still write a last reply), and the connection closes
-    /// after writing out its queue, with `TCPConnection.CloseReason.failed(_:)`.
+    /// what was seen) is logged and sent on `TCPConnection.errors`, with
+    /// its ``FramingError`` (`LoopError.framingError`) to switch on, while
+    /// the connection is still open: an observer may write a last reply
+    /// (`-ERR Protocol error: ...`). Then the connection closes after
+    /// writing out its queue, with `TCPConnection.CloseReason.failed(_:)`.
     /// Other connections are not affected.
     ///
     /// Frames are not kept as the emitter's last value: `++=` calls back
