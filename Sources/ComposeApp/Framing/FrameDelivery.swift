@@ -176,7 +176,9 @@ package final class FrameDelivery: TurnResumable {
         sinkWatch = nil
         previous?.cancel()
         let watch = sink.didBecomeWritable.observe({ [weak self] in self?.sinkDrained() }, onCancel: { [weak self] in self?.sinkWentAway() })
-        // A sink whose component is already gone takes no observer.
+        // Refused (the sink's component is gone already, or the scope in
+        // effect may not observe it: both diagnosed): the frames are not
+        // paced by it, rather than wait for a signal that never comes.
         guard watch.isActive else { return }
         self.sink = sink
         sinkWatch = watch
