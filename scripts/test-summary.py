@@ -50,8 +50,6 @@ EXPECTED_KNOWN_ISSUES = {
     "aPathSpelledAsTheStoresStorageFailsNamingThePathToWrite": "a misspelt path fails, naming the right one",
     "nonExhaustiveModeCanListWhatItSkipped": "skipped events are listed as a known issue",
     "aMisusedFileSystemCallIsATestIssue": "a file-system call the simulation refuses is a test issue",
-    # An open defect, not a message check: see CHANGELOG.md, "Known issues".
-    "aSinkThatGoesAwayWhileFullLetsTheFramesGoOn": "OPEN DEFECT: frames paced by a sink whose component is removed while it is full wait for ever",
 }
 
 
@@ -112,7 +110,7 @@ def explain_known_issues(count, tests):
     reasons = "; ".join(EXPECTED_KNOWN_ISSUES[name] for name in names if name in EXPECTED_KNOWN_ISSUES)
     line = (f"The {count} known issue{'s are' if count != 1 else ' is'} expected: TestEventsTests and "
             f"TestAppFileWatcherTests check the failure messages of app.events and app.files inside "
-            f"withKnownIssue; FramingSafetyTests marks an open defect ({reasons}).")
+            f"withKnownIssue ({reasons}).")
     if unexpected:
         line += " Not among them, so look at: " + ", ".join(unexpected) + "."
     return line

@@ -46,16 +46,15 @@ struct KeyValueSession: Component {
     let maximumBulkLength: Int
 
     var observers: Void {
-        connection.frames(using: RESPDecoder(maximumBulkLength: maximumBulkLength)) += { request in
-            switch request {
-            case .command(let arguments):
-                var quits = false
-                if !arguments.isEmpty { connection.write { quits = store.execute(arguments, into: &$0) } }
-                if quits { connection.close() }
-            case .malformed(let message):
-                connection.write { $0.writeError("Protocol error: " + message) }
-                connection.close()
-            }
+        connection.frames(using: RESPDecoder(maximumBulkLength: maximumBulkLength)) += { arguments in
+            var quits = false
+            if !arguments.isEmpty { connection.write { quits = store.execute(arguments, into: &$0) } }
+            if quits { connection.close() }
+        }
+        // A protocol error is answered as redis answers it; then the connection closes.
+        connection.errors += { error in
+            guard case .malformedFrame(let reason)? = error.framingError else { return }
+            connection.write { $0.writeError("Protocol error: " + reason) }
         }
     }
 }

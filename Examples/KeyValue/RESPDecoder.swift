@@ -1,41 +1,30 @@
 import ComposeFraming
 
-/// A command's arguments (none: a blank line, `*0`), or a protocol error.
-enum Request {
-    case command([ByteBuffer])
-    case malformed(String)
-}
-
 /// RESP2 requests as redis reads them: arrays of bulk strings, or inline
-/// commands split at spaces. Arguments are slices of the input (binary-safe).
-/// Limits (redis's in brackets): bulk strings of `maximumBulkLength` bytes
-/// (64 MiB; 512 MB), 1,048,576 arguments, count lines of 32 bytes (64 KiB),
-/// inline commands of 64 KiB, 256 MiB in all (1 GB; past it the connection
-/// closes unanswered). As redis, the CR LF after a bulk string is not checked.
+/// commands split at spaces; a command's arguments (none: a blank line, `*0`)
+/// are slices of the input (binary-safe). Limits (redis's in brackets): bulk
+/// strings of `maximumBulkLength` bytes (64 MiB; 512 MB), 1,048,576 arguments,
+/// count lines of 32 bytes (64 KiB), inline commands of 64 KiB, 256 MiB in all
+/// (1 GB; past it the connection closes unanswered). A protocol error is a
+/// `FramingError.malformedFrame` in redis's words. As redis, the CR LF after a
+/// bulk string is not checked.
 struct RESPDecoder: FrameDecoder {
     var maximumBulkLength = 64 << 20, maximumFrameLength = 256 << 20
     var inline = LineDecoder(maximumLength: .bytes(64 << 10))
     /// An incomplete array: its length, arguments read, next one's offset.
     var pending = (count: 0, done: 0, offset: 0)
-    struct ProtocolError: Error { let message: String }
 
-    mutating func decode(buffer: inout ByteBuffer) throws -> Request? {
+    mutating func decode(buffer: inout ByteBuffer) throws -> [ByteBuffer]? {
         guard let first = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self) else { return nil }
-        do {
-            guard first == UInt8(ascii: "*") else {
-                let words = try inline.decode(buffer: &buffer)?.readableBytesView.split { $0 == 32 || $0 == 9 }
-                return words.map { .command($0.map { ByteBuffer($0) }) }
-            }
-            // Read in place: one access to the buffer's memory, not one per byte.
-            guard let (arguments, end) = try buffer.withUnsafeReadableBytes({ try array($0, of: buffer) }) else { return nil }
-            buffer.moveReaderIndex(forwardBy: end)
-            return .command(arguments)
-        } catch {
-            // An inline command over its limit is a protocol error too.
-            guard let message = (error as? ProtocolError)?.message ?? (first == 42 ? nil : "too big inline request") else { throw error }
-            buffer.moveReaderIndex(to: buffer.writerIndex)
-            return .malformed(message)
+        guard first == UInt8(ascii: "*") else {
+            do {
+                return try inline.decode(buffer: &buffer).map { line in line.readableBytesView.split { $0 == 32 || $0 == 9 }.map { ByteBuffer($0) } }
+            } catch is FrameTooLarge { throw FramingError.malformedFrame(reason: "too big inline request") }
         }
+        // Read in place: one access to the buffer's memory, not one per byte.
+        guard let (arguments, end) = try buffer.withUnsafeReadableBytes({ try array($0, of: buffer) }) else { return nil }
+        buffer.moveReaderIndex(forwardBy: end)
+        return arguments
     }
 
     /// The arguments of the array `bytes` starts with, and its end; `nil` while incomplete.
@@ -43,7 +32,7 @@ struct RESPDecoder: FrameDecoder {
         var (count, done, offset) = pending
         if offset == 0 {
             guard let (length, next) = try Self.number(bytes, at: 0, "mbulk") else { return nil }
-            guard length <= 1 << 20 else { throw ProtocolError(message: "invalid multibulk length") }
+            guard length <= 1 << 20 else { throw FramingError.malformedFrame(reason: "invalid multibulk length") }
             guard length > 0 else { return ([], next) }
             (count, offset) = (length, next)
         }
@@ -52,9 +41,9 @@ struct RESPDecoder: FrameDecoder {
         var arguments: [ByteBuffer] = []
         if collects { arguments.reserveCapacity(min(count, 16)) }
         while done < count, offset < bytes.count {
-            guard bytes[offset] == 36 else { throw ProtocolError(message: "expected '$', got '\(Character(Unicode.Scalar(bytes[offset])))'") }
+            guard bytes[offset] == 36 else { throw FramingError.malformedFrame(reason: "expected '$', got '\(Character(Unicode.Scalar(bytes[offset])))'") }
             guard let (length, start) = try Self.number(bytes, at: offset, "bulk") else { break }
-            guard length >= 0, length <= maximumBulkLength else { throw ProtocolError(message: "invalid bulk length") }
+            guard length >= 0, length <= maximumBulkLength else { throw FramingError.malformedFrame(reason: "invalid bulk length") }
             let end = start + length + 2
             guard end <= maximumFrameLength else { throw FrameTooLarge(length: end, limit: maximumFrameLength, isAnnounced: true) }
             guard end <= bytes.count else { break }
@@ -71,7 +60,7 @@ struct RESPDecoder: FrameDecoder {
     private static func number(_ bytes: UnsafeRawBufferPointer, at start: Int, _ kind: String) throws -> (Int, Int)? {
         var end = start + 1
         while end < bytes.count, bytes[end] != UInt8(ascii: "\r") {
-            guard end - start < 32 else { throw ProtocolError(message: "too big \(kind) count string") }
+            guard end - start < 32 else { throw FramingError.malformedFrame(reason: "too big \(kind) count string") }
             end += 1
         }
         guard end + 1 < bytes.count else { return nil }
@@ -82,7 +71,7 @@ struct RESPDecoder: FrameDecoder {
             let digit = bytes[index] &- UInt8(ascii: "0")
             (value, index, valid) = (value * 10 + Int(digit), index + 1, digit < 10)
         }
-        guard valid else { throw ProtocolError(message: kind == "bulk" ? "invalid bulk length" : "invalid multibulk length") }
+        guard valid else { throw FramingError.malformedFrame(reason: kind == "bulk" ? "invalid bulk length" : "invalid multibulk length") }
         return (negative ? -value : value, end + 2)
     }
 }

@@ -40,8 +40,13 @@ public import NIOCore
 /// decoder that learns a frame's length early (from a header) throws
 /// ``FrameTooLarge`` at once instead, so the stream does not wait for the
 /// bytes. Any other error thrown (malformed input) fails the stream with
-/// `LoopError.Code.malformedFrame`. Either way the frames before it were
-/// delivered, and the stream is closed.
+/// `LoopError.Code.malformedFrame`: throw
+/// ``FramingError/malformedFrame(reason:)`` to say what was wrong in the
+/// protocol's own words (an error of your own type arrives with its
+/// description as the reason). Either way the frames before it were
+/// delivered, the error goes to the stream's `errors` with its
+/// ``FramingError`` (`LoopError.framingError`), where an observer may
+/// still write a last reply, and the stream is closed.
 ///
 /// Decoding runs on the main actor, as the stream's observers do. A
 /// decoder is a plain value: closures it hands to `ByteBuffer`'s methods

@@ -20,7 +20,7 @@ public import NIOCore
 final class FrameReader: FrameBuffering {
     /// Decodes the next frame from the buffer (``decoding(_:)``) and sends
     /// it; `false` when there is none. Throws ``FrameTooLarge``, the
-    /// decoder's errors, or ``DecoderMadeNoProgress``.
+    /// decoder's errors, or ``FramingError/decoderMadeNoProgress``.
     private let decodeNext: @MainActor (FrameReader) throws -> Bool
     /// As ``decodeNext``, at end of input (the decoder's `decodeLast`).
     private let decodeLast: @MainActor (FrameReader) throws -> Bool
@@ -154,12 +154,18 @@ final class FrameReader: FrameBuffering {
         resetDecoder()
     }
 
-    /// `error` from the decoder, as the stream reports it.
+    /// `error` from the decoder, as the stream reports it: a `LoopError`
+    /// carrying the ``FramingError`` (``LoopError/framingError``).
     private func failure(_ error: any Error) -> LoopError {
-        if let tooLarge = error as? FrameTooLarge {
-            return .frameTooLarge(operation, limit: tooLarge.limit, seen: tooLarge.seen, context: context)
+        let framing = FramingError(thrownByDecoder: error)
+        switch framing {
+        case .frameTooLarge(let tooLarge):
+            return .frameTooLarge(operation, limit: tooLarge.limit, seen: tooLarge.seen, context: context, detail: framing)
+        case .malformedFrame(let reason):
+            return .malformedFrame(operation, decoder: decoderName, reason: reason, context: context, detail: framing)
+        case .decoderMadeNoProgress:
+            return .malformedFrame(operation, decoder: decoderName, reason: "it returned a frame without taking any byte from the buffer", context: context, detail: framing)
         }
-        return .malformedFrame(operation, decoder: decoderName, error: error, context: context)
     }
 }
 
@@ -209,7 +215,7 @@ final class DecodingState<Decoder: FrameDecoder> {
                 }
                 return nil
             }
-            guard buffer.readableBytes < before else { throw DecoderMadeNoProgress() }
+            guard buffer.readableBytes < before else { throw FramingError.decoderMadeNoProgress }
             return frame
         }
         guard let frame else { return false }
@@ -233,12 +239,4 @@ final class DecodingState<Decoder: FrameDecoder> {
         emitter.sendWithoutKeeping(frame)
         return progressed
     }
-}
-
-/// A decoder returned a frame without taking a byte from the buffer: it
-/// would return it forever.
-@usableFromInline
-struct DecoderMadeNoProgress: Error, CustomStringConvertible {
-    @inlinable init() {}
-    @usableFromInline var description: String { "it returned a frame without taking any byte from the buffer" }
 }

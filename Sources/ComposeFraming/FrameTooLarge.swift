@@ -3,7 +3,8 @@
 /// length field), or sees more bytes than the maximum without the end of a
 /// frame (a line without its newline). The stream then fails with
 /// `LoopError.Code.frameTooLarge`, naming itself, ``limit`` and
-/// ``length``.
+/// ``length``; the error's `LoopError.framingError` is
+/// ``FramingError/frameTooLarge(_:)`` with this value.
 ///
 /// ```swift
 /// if length > maximumLength {

@@ -143,6 +143,7 @@ private func framed(_ texts: [String]) -> [UInt8] {
         #expect(rude.received == framed(["before"]))
         let error = try #require(log.errors.first)
         #expect(error.kind == .frameTooLarge)
+        #expect(error.framingError == .frameTooLarge(FrameTooLarge(length: 5_000, limit: 1024, isAnnounced: true)))
         #expect("\(error)".contains("a frame announcing 5000 bytes, more than the maximum frame length of 1024 bytes"))
         #expect(error.context?.hasPrefix("127.0.0.1:") == true)
         polite.connection?.write(framed(["still served"]))

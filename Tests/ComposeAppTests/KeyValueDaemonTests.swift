@@ -45,6 +45,21 @@ struct KeyValueDaemonTests {
         #expect(sameBytes)
     }
 
+    @Test(arguments: [
+        // redis-server 7.0's bytes for the same requests (checked with a
+        // raw socket against it, 2026).
+        ("*abc\r\n", "-ERR Protocol error: invalid multibulk length\r\n"),
+        ("PING\r\n*1\r\n$600000000\r\n", "+PONG\r\n-ERR Protocol error: invalid bulk length\r\n"),
+        ("*1\r\nx\r\n", "-ERR Protocol error: expected '$', got 'x'\r\n"),
+    ])
+    func aMalformedRequestIsAnsweredAsRedisAnswersItThenTheConnectionCloses(request: String, reply: String) async throws {
+        let server = try await KeyValueServer.start()
+        let (received, closed) = try server.exchange(request)
+        #expect(received == reply, "\(server.process.transcript)")
+        #expect(closed)
+        #expect(try await server.cli(["PING"]) == "PONG\n")
+    }
+
     @Test func aPipelinedBatchThroughRedisCliPipeIsAnsweredInFull() async throws {
         let server = try await KeyValueServer.start()
         var batch = ""
@@ -73,6 +88,35 @@ struct KeyValueServer {
         let line = try await process.waitForLine(startingWith: "listening on 127.0.0.1:")
         let port = try #require(line.split(separator: ":").last.flatMap { UInt16($0) }, "\(line)")
         return KeyValueServer(process: process, port: port)
+    }
+
+    /// Sends `request` on a connection of its own, and reads what the
+    /// server answers until it closes the connection (`closed`) or 10
+    /// seconds pass.
+    func exchange(_ request: String) throws -> (reply: String, closed: Bool) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(connected == 0)
+        let bytes = Array(request.utf8)
+        try #require(bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } == bytes.count)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count == 0 { return (String(decoding: received, as: UTF8.self), true) }
+            if count < 0 { return (String(decoding: received, as: UTF8.self), false) }
+            received += buffer[..<count]
+        }
     }
 
     /// What `redis-cli -p PORT arguments...` prints, as text.

@@ -56,7 +56,7 @@ import Testing
         peer.write(resp("PING") + Array("hello\r\n".utf8) + resp("PING"))
         // The first PING answered, the error's observer wrote its reply,
         // nothing after the bad frame was decoded.
-        #expect(peer.receivedText == "+PONG\r\n-ERR Protocol error\r\n")
+        #expect(peer.receivedText == "+PONG\r\n-ERR Protocol error: expected *<number>\\r\\n\r\n")
         #expect(peer.isClosedByApp)
         #expect(server.log.commands == 1)
         #expect(server.log.entries.first?.contains("error malformedFrame: TCPConnection.frames failed: EPROTO (RESPRequestDecoder rejected the input: expected *<number>") == true)

@@ -91,8 +91,11 @@ import Testing
     @Test func aSinkThatGoesAwayWhileFullLetsTheFramesGoOn() throws {
         // A child's records relayed to a connection that does not read:
         // the frames wait on the connection (the sink); the connection's
-        // component goes while they wait. The sink is weak: the frames go
-        // on (nowhere to write them), and the child's exit is reported.
+        // component goes while they wait. Nothing is left to wait for: the
+        // frames go on from the next turn (nowhere to write them), and the
+        // child's exit is reported. (Found by the second reader: they
+        // waited for ever, the removed connection staying full, since the
+        // simulated peer still holds it and reads nothing.)
         var script: ScriptedProcess?
         let app = TestApp(root: WeakRelay()) { app in
             script = app.scriptProcess("producer") { run in
@@ -108,15 +111,40 @@ import Testing
         #expect(run.isOutputPaused)
         #expect(relay.log.commands < 40)
         for id in relay.clients.ids { relay.clients.remove(id) }
+        #expect(relay.log.commands < 40)
         app.advance(by: .zero)
-        // Found by this review: the removed component's connection stays
-        // full (the simulated peer still holds it and reads nothing), so
-        // the child's frames wait on it forever and its exit is never
-        // reported. To be decided: a closed sink should release the frames.
-        withKnownIssue("a destroyed sink keeps holding the frames paced by it") {
-            #expect(relay.log.commands == 40)
-            #expect(relay.log.entries == ["exit"])
+        #expect(relay.log.commands == 40)
+        #expect(relay.log.entries == ["exit"])
+        #expect(!run.isOutputPaused)
+    }
+
+    @Test func aSinkThatClosesWhileFullLetsTheFramesGoOn() throws {
+        // As above, but the app aborts the connection and keeps its
+        // component: a full queue that closes holds nothing back (it sends
+        // didBecomeWritable), and the frames' writes say `.closed`.
+        var script: ScriptedProcess?
+        let app = TestApp(root: WeakRelay()) { app in
+            script = app.scriptProcess("producer") { run in
+                for index in 0..<40 { run.writeOutput(Array(repeating: UInt8(index), count: 64 * 1024)) }
+                run.exit(status: 0)
+            }
         }
+        let relay = try #require(app.root(as: WeakRelay.self))
+        let peer = try app.connect(port: 7300)
+        peer.stopReading(window: 0)
+        try relay.start()
+        let run = try #require(script?.runs.first)
+        #expect(run.isOutputPaused)
+        let connection = try #require(relay.log.lastConnection)
+        #expect(connection.isFull)
+        let written = relay.log.commands
+        connection.abort()
+        app.advance(by: .zero)
+        #expect(relay.log.commands == 40)
+        #expect(relay.log.entries == ["exit"])
+        #expect(relay.results.dropFirst(written).allSatisfy { $0 == .closed })
+        #expect(!connection.isFull)
+        #expect(relay.clients.count == 1)
     }
 
     @Test func aChildThatExitsWhileItsFramesArePausedDeliversThemOnResume() throws {
@@ -193,14 +221,23 @@ struct WeakRelay: Component {
         producer.didExit += { _ in log.entries.append("exit") }
     }
 
+    /// What each write of a record said.
+    let results = WriteResults()
+
     func start() throws {
         weak let connection = log.lastConnection
         producer.frames(using: FixedLengthDecoder(length: 64 * 1024), pausedWhileFull: connection) += { record in
             log.commands += 1
-            connection?.write(record)
+            results.all.append(connection?.write(record) ?? .closed)
         }
         try producer.start()
     }
+}
+
+@MainActor
+final class WriteResults {
+    var all: [WriteResult] = []
+    func dropFirst(_ count: Int) -> ArraySlice<WriteResult> { all.dropFirst(count) }
 }
 
 /// Records the child's lines; `pause` pauses reading its output.

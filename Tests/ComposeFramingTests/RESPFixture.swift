@@ -128,7 +128,8 @@ struct KeyValueClient: Component {
             }
         }
         connection.errors += { error in
-            if error.kind == .malformedFrame { connection.write("-ERR Protocol error\r\n") }
+            guard case .malformedFrame(let reason)? = error.framingError else { return }
+            connection.write("-ERR Protocol error: \(reason)\r\n")
         }
     }
 }

@@ -62,6 +62,34 @@ final class Pairing {
         #expect(pairing.errors.isEmpty)
     }
 
+    @Test(arguments: [false, true])
+    func aSinkThatGoesAwayWhileFullResumesItsSource(removed: Bool) throws {
+        // The sink's component is removed, or the app aborts the sink,
+        // while the relay has its source paused: nothing is left to wait
+        // for, so the source reads again (and its bytes go nowhere).
+        let app = TestApp(root: PipeServer())
+        let server = try #require(app.root(as: PipeServer.self))
+        let pairing = server.pairing
+        let sender = try app.connect(port: 7100)
+        let receiver = try app.connect(port: 7100)
+        receiver.stopReading(window: 64 * 1024)
+        var read = 0
+        pairing.connections[0].received += { chunk in read += chunk.count }
+        let chunk = [UInt8](repeating: 7, count: 16 * 1024)
+        for _ in 0..<640 { sender.write(chunk) }
+        let sink = pairing.connections[1]
+        #expect(sink.isFull)
+        #expect(read < 640 * chunk.count)
+        if removed {
+            server.ends.remove(server.ends.ids[1])
+        } else {
+            sink.abort()
+        }
+        app.advance(by: .zero)
+        #expect(read == 640 * chunk.count)
+        #expect(!sender.isClosedByApp)
+    }
+
     @Test func withoutARelayTheSameFloodCutsTheSlowPeerOff() throws {
         let app = TestApp(root: PipeServer(careless: true))
         let pairing = try #require(app.root(as: PipeServer.self)).pairing

@@ -16,7 +16,9 @@ extension EmitterProtocol where Value == ByteChunk {
     /// effect, it ends with that scope, or when this emitter's owner goes
     /// away (a child process whose component was removed): then it stops
     /// listening to `sink` too, so a long-lived sink relayed to by many
-    /// short-lived sources keeps no observer of theirs.
+    /// short-lived sources keeps no observer of theirs. A sink that goes
+    /// while full (closed, its component removed, freed) holds nothing
+    /// back: `source` resumes, and what it sends then is dropped.
     ///
     /// Call it from the component that owns (or is an ancestor of) both
     /// streams: a component may observe only its own and its descendants'
@@ -59,14 +61,25 @@ final class RelayValve {
         self.source = source
     }
 
+    /// Resumes the source at the sink's `didBecomeWritable` (also sent when
+    /// a full sink closes), or when the observation ends without the relay
+    /// ending it (the sink's component removed, the sink freed): a sink
+    /// that is gone holds nothing back.
     func watch(_ sink: some WritableStream) {
-        drainedSubscription = sink.didBecomeWritable.observe { [weak self] in self?.drained() }
+        drainedSubscription = sink.didBecomeWritable.observe({ [weak self] in self?.drained() }, onCancel: { [weak self] in self?.sinkWentAway() })
     }
 
     /// The relay ended: stop listening to the sink.
     func stop() {
-        drainedSubscription?.cancel()
+        let subscription = drainedSubscription
         drainedSubscription = nil
+        subscription?.cancel()
+    }
+
+    private func sinkWentAway() {
+        guard drainedSubscription != nil else { return }
+        drainedSubscription = nil
+        drained()
     }
 
     func passed(_ result: WriteResult) {

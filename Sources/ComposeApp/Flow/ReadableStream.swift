@@ -19,7 +19,11 @@ public protocol WritableStream: AnyObject {
     /// Writes `buffer` (copied if it must wait).
     @discardableResult
     func write(_ buffer: UnsafeRawBufferPointer) -> WriteResult
-    /// Sent when a full stream is back at its low-water mark.
+    /// Sent when a full stream is back at its low-water mark, and when a
+    /// full stream closes (nothing is left to wait for: its writes say
+    /// ``WriteResult/closed``). What waits for it (a relay's source, frames
+    /// paced by it) also goes on when this emitter's observation ends: the
+    /// stream's component removed, or the stream freed.
     var didBecomeWritable: SignalEmitter { get }
     /// Whether the stream reached its high-water mark and has not drained
     /// to its low one yet: writes should wait for ``didBecomeWritable``.

@@ -165,10 +165,23 @@ package final class FrameDelivery: TurnResumable {
 
     /// Waits while `sink` is full (from its ``WritableStream/didBecomeWritable``
     /// on). Observed in the scope in effect, as a relay is.
+    ///
+    /// A sink that closes while full sends `didBecomeWritable` (nothing
+    /// waits for it any more); one that goes away ends the observation
+    /// (its component removed, the sink freed, or the scope in effect
+    /// destroyed): either way the frames no longer wait for it, and those
+    /// waiting go on from the next turn.
     func pace(by sink: any WritableStream) {
+        let previous = sinkWatch
+        sinkWatch = nil
+        previous?.cancel()
+        let watch = sink.didBecomeWritable.observe({ [weak self] in self?.sinkDrained() }, onCancel: { [weak self] in self?.sinkWentAway() })
+        // Refused (the sink's component is gone already, or the scope in
+        // effect may not observe it: both diagnosed): the frames are not
+        // paced by it, rather than wait for a signal that never comes.
+        guard watch.isActive else { return }
         self.sink = sink
-        sinkWatch?.cancel()
-        sinkWatch = sink.didBecomeWritable.observe { [weak self] in self?.sinkDrained() }
+        sinkWatch = watch
     }
 
     /// A new run of the stream (a child started again, standard input
@@ -197,6 +210,12 @@ package final class FrameDelivery: TurnResumable {
     /// wait go first, from the next turn on.
     func ownerResumed() {
         guard holdsInput, !isClosed, waiting == .none else { return }
+        resumeNextTurn()
+    }
+
+    /// Delivers what waits from the next turn on (at once without a loop
+    /// or a clock).
+    private func resumeNextTurn() {
         waiting = .nextTurn
         if let loop {
             loop.resumeNextTurn(self, delivering: true)
@@ -225,8 +244,9 @@ package final class FrameDelivery: TurnResumable {
     func close() {
         isGone = true
         stop()
-        sinkWatch?.cancel()
+        let watch = sinkWatch
         sinkWatch = nil
+        watch?.cancel()
     }
 
     /// Nothing more is delivered (until a new run, ``reading(on:)``); the
@@ -311,6 +331,19 @@ package final class FrameDelivery: TurnResumable {
         guard waiting == .sink else { return }
         waiting = .none
         deliverAvailable()
+    }
+
+    /// The observation of the sink ended without this delivery ending it:
+    /// the sink's component was removed, the sink freed, or the scope in
+    /// effect destroyed. Nothing is left to wait for: frames waiting for
+    /// the sink go on from the next turn (not in the middle of whatever
+    /// removed it).
+    private func sinkWentAway() {
+        guard sinkWatch != nil else { return }
+        sinkWatch = nil
+        sink = nil
+        guard waiting == .sink, !isClosed else { return }
+        resumeNextTurn()
     }
 
     private func hold(_ held: Bool) {

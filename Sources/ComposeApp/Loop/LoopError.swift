@@ -32,6 +32,11 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
     public let message: String
     /// What the call was about (an address, a path), if anything.
     public let context: String?
+    /// The typed reason a module above ComposeApp gives for the error
+    /// (ComposeFraming's `FramingError`, read there as
+    /// `LoopError.framingError`). Not part of equality or hashing: the
+    /// ``message`` already says it.
+    package let detail: (any Error & Sendable)?
 
     init(_ operation: String, code: Int32, context: String? = nil) {
         self.operation = operation
@@ -40,6 +45,7 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
         self.name = String(cString: uv_err_name(code))
         self.message = String(cString: uv_strerror(code))
         self.context = context
+        self.detail = nil
     }
 
     /// A failed POSIX call (`open`, `write`, `fsync`, `rename`, ...) that
@@ -124,29 +130,33 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A frame read by `operation` (e.g. `TCPConnection.frames`) is larger
     /// than `limit` bytes (see ``Code/frameTooLarge``); `seen` says what
     /// was received (`"a frame announcing 70000 bytes"`), `context` names
-    /// the stream (a peer's address, a child's executable).
-    package static func frameTooLarge(_ operation: String, limit: Int, seen: String, context: String?) -> LoopError {
+    /// the stream (a peer's address, a child's executable), `detail` is
+    /// the typed reason (``detail``).
+    package static func frameTooLarge(_ operation: String, limit: Int, seen: String, context: String?, detail: (any Error & Sendable)? = nil) -> LoopError {
         LoopError(
             operation: operation,
             code: UV_EMSGSIZE.rawValue,
             kind: .frameTooLarge,
             name: "EMSGSIZE",
             message: "\(seen), more than the maximum frame length of \(limit) bytes: the stream was closed",
-            context: context
+            context: context,
+            detail: detail
         )
     }
 
-    /// The frame decoder of `operation` rejected the stream's input with
-    /// `error` (see ``Code/malformedFrame``); `decoder` names its type,
-    /// `context` the stream.
-    package static func malformedFrame(_ operation: String, decoder: String, error: any Error, context: String?) -> LoopError {
+    /// The frame decoder of `operation` rejected the stream's input
+    /// (see ``Code/malformedFrame``): `reason` says why, `decoder` names
+    /// its type, `context` the stream, `detail` is the typed reason
+    /// (``detail``).
+    package static func malformedFrame(_ operation: String, decoder: String, reason: String, context: String?, detail: (any Error & Sendable)? = nil) -> LoopError {
         LoopError(
             operation: operation,
             code: UV_EPROTO.rawValue,
             kind: .malformedFrame,
             name: "EPROTO",
-            message: "\(decoder) rejected the input: \(error); the stream was closed",
-            context: context
+            message: "\(decoder) rejected the input: \(reason); the stream was closed",
+            context: context,
+            detail: detail
         )
     }
 
@@ -208,13 +218,30 @@ public struct LoopError: Error, Sendable, Hashable, CustomStringConvertible {
         )
     }
 
-    init(operation: String, code: Int32, kind: Code, name: String, message: String, context: String? = nil) {
+    init(operation: String, code: Int32, kind: Code, name: String, message: String, context: String? = nil, detail: (any Error & Sendable)? = nil) {
         self.operation = operation
         self.code = code
         self.kind = kind
         self.name = name
         self.message = message
         self.context = context
+        self.detail = detail
+    }
+
+    // Equality and hashing leave ``detail`` out (an existential, and said
+    // by ``message``).
+    public static func == (lhs: LoopError, rhs: LoopError) -> Bool {
+        lhs.operation == rhs.operation && lhs.code == rhs.code && lhs.kind == rhs.kind
+            && lhs.name == rhs.name && lhs.message == rhs.message && lhs.context == rhs.context
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(operation)
+        hasher.combine(code)
+        hasher.combine(kind)
+        hasher.combine(name)
+        hasher.combine(message)
+        hasher.combine(context)
     }
 
     public var description: String {

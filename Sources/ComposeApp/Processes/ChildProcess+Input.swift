@@ -77,7 +77,6 @@ extension ChildProcess {
         guard let pipe = inputPipe else { return }
         inputPipe = nil
         queuedInputBytes = 0
-        isInputFull = false
         pipe.close()
         if error.isPeerGone {
             logger.debug("ChildProcess(\(executable)) closed its input: \(error)")
@@ -85,5 +84,16 @@ extension ChildProcess {
         } else {
             report(error)
         }
+        inputEndedWhileFull()
+    }
+
+    /// The input closed for good (it failed, or the child exited): a full
+    /// queue holds nothing back any more, so what waits for it (a relay's
+    /// source, frames paced by the child) goes on; its writes say
+    /// ``WriteResult/closed``.
+    func inputEndedWhileFull() {
+        guard isInputFull else { return }
+        isInputFull = false
+        didBecomeWritable.send()
     }
 }

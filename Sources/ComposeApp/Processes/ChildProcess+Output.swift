@@ -139,6 +139,7 @@ extension ChildProcess {
         if outputPipe != nil || errorPipe != nil {
             armDrainTimer()
         }
+        inputEndedWhileFull()
         finishIfDrained()
     }
 

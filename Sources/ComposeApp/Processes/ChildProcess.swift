@@ -155,7 +155,9 @@ public final class ChildProcess: EmitterProtocol, LoopResource, ReadableStream, 
     public let errors = Emitter<LoopError>()
     /// Sent when the child's input queue, once it reached
     /// ``inputHighWaterMark``, is back at ``inputLowWaterMark``: writing may
-    /// go on.
+    /// go on. Also sent when the input closes while full (the child
+    /// exited, or the input failed): nothing waits for it any more, and
+    /// writes say ``WriteResult/closed``.
     public let didBecomeWritable = SignalEmitter()
     /// Bytes written to the child's input that it has not read yet (beyond
     /// what the pipe holds).

@@ -85,7 +85,9 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// Sent once when the socket is closed.
     public let didClose = Emitter<CloseReason>()
     /// Sent when a queue that reached ``highWaterMark`` is back at
-    /// ``lowWaterMark``: writing may go on.
+    /// ``lowWaterMark``: writing may go on. Also sent when the connection
+    /// closes while full: nothing waits for it any more (a relay's source,
+    /// frames paced by it), and its writes say ``WriteResult/closed``.
     public let didBecomeWritable = SignalEmitter()
     /// Sent when the peer ends its side (half-close or close); with
     /// ``closesOnEndOfInput`` the connection then closes.
@@ -846,6 +848,13 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
         inFlight = 0
         batch = []
         frameDelivery?.close()
+        // A full queue that closed holds nothing back any more: what waits
+        // for it (a relay's source, frames paced by it) goes on, and its
+        // writes say `.closed`.
+        if full {
+            full = false
+            didBecomeWritable.send()
+        }
         // Before didClose: its observers may release the connection. The
         // drain ends on a later turn, after them.
         drainDidEnd()

@@ -20,7 +20,8 @@ extension ChildProcess {
     /// arrives before `ChildProcess.didExit`. A frame over the decoder's
     /// maximum, or malformed output, is reported on
     /// `ChildProcess.errors` (`LoopError.Code.frameTooLarge`,
-    /// `LoopError.Code.malformedFrame`, naming the executable) and closes
+    /// `LoopError.Code.malformedFrame`, naming the executable, with its
+    /// ``FramingError`` as `LoopError.framingError`) and closes
     /// the output: the child's next write to it fails, and the child runs
     /// on. Call it once, before `ChildProcess.start()`, in the
     /// observers of the component that stores the process.

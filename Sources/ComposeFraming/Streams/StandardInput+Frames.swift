@@ -14,7 +14,8 @@ extension StandardInput {
     /// from one buffer, at most the loop's line budget per turn, paused
     /// while `sink` (none unless given) is full, and the input not read
     /// meanwhile. A frame over the decoder's maximum, or malformed input,
-    /// is reported on `StandardInput.errors` (logged) and reading stops,
+    /// is reported on `StandardInput.errors` (logged; its ``FramingError``
+    /// is `LoopError.framingError`) and reading stops,
     /// as after a failed read. Call it once, in the observers of the
     /// component that stores the input (before it starts).
     ///

@@ -39,7 +39,10 @@ extension TCPConnection {
     /// then reading resumes. So a client that pipelines requests without
     /// reading the replies makes the server buffer at most one read (plus
     /// the start of an incomplete frame). `TCPConnection.pauseReading()`
-    /// also holds the frames until `TCPConnection.resumeReading()`.
+    /// also holds the frames until `TCPConnection.resumeReading()`. A
+    /// `sink` that goes while full (it closes, its component is removed,
+    /// it is freed) holds nothing back: the frames go on from the next
+    /// turn.
     ///
     /// **Fairness.** At most the loop's line budget (1,024) of frames is
     /// delivered per loop turn; the rest waits for the next turn, before
@@ -49,9 +52,11 @@ extension TCPConnection {
     /// (`LoopError.Code.frameTooLarge`), or input the decoder rejects
     /// (`LoopError.Code.malformedFrame`), closes the connection: the frames
     /// before it are delivered, the error (naming the peer, the limit and
-    /// what was seen) is logged and sent on `TCPConnection.errors` (where
-    /// an observer may still write a last reply), and the connection closes
-    /// after writing out its queue, with `TCPConnection.CloseReason.failed(_:)`.
+    /// what was seen) is logged and sent on `TCPConnection.errors`, with
+    /// its ``FramingError`` (`LoopError.framingError`) to switch on, while
+    /// the connection is still open: an observer may write a last reply
+    /// (`-ERR Protocol error: ...`). Then the connection closes after
+    /// writing out its queue, with `TCPConnection.CloseReason.failed(_:)`.
     /// Other connections are not affected.
     ///
     /// Frames are not kept as the emitter's last value: `++=` calls back

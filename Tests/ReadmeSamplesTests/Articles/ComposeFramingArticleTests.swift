@@ -15,7 +15,6 @@ struct ShoutSession: Component {
 // session above, and the RESP2 decoder below, served by a listener.
 
 struct RESPDecoder: FrameDecoder {
-    struct ProtocolError: Error {}
     var maximumFrameLength: Int { 1 << 20 }
 
     mutating func decode(buffer: inout ByteBuffer) throws -> [ByteBuffer]? {
@@ -38,7 +37,9 @@ struct RESPDecoder: FrameDecoder {
         guard let newline = buffer.firstIndex(of: UInt8(ascii: "\n"), from: index) else { return nil }
         guard buffer.getInteger(at: index, as: UInt8.self) == marker.asciiValue,
               let text = buffer.getString(at: index + 1, length: newline - index - 2),
-              let value = Int(text), value >= 0 else { throw ProtocolError() }
+              let value = Int(text), value >= 0 else {
+            throw FramingError.malformedFrame(reason: "expected '\(marker)' and a length")
+        }
         index = newline + 1
         return value
     }
@@ -62,6 +63,12 @@ struct RESPSession: Component {
         connection.frames(using: RESPDecoder()) += { command in
             connection.write("+\(command.count) \(command.first.map { String(buffer: $0) } ?? "")\r\n")
         }
+        // The article's answer to a protocol error.
+        connection.errors += { error in
+            if case .malformedFrame(let reason)? = error.framingError {
+                connection.write("-ERR Protocol error: \(reason)\r\n")
+            }
+        }
     }
 }
 
@@ -78,5 +85,6 @@ struct RESPSession: Component {
     client.write("NG\r\n")
     #expect(client.receivedText == "+2 GET\r\n+1 PING\r\n")
     client.write("?oops\r\n")
+    #expect(client.receivedText == "+2 GET\r\n+1 PING\r\n-ERR Protocol error: expected '*' and a length\r\n")
     #expect(client.isClosedByApp)
 }
