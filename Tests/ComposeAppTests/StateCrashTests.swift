@@ -35,12 +35,14 @@ struct FixtureCounter: Codable {
         let temporary = try ScratchDirectory()
         let directory = temporary.path
         // One change per 1 ms tick at most (fewer when a save blocks the
-        // loop for its fsyncs), and each run is killed within 300 ms: the
-        // 20 killed runs make at most 6,000 of the 10,000 changes, so no
-        // run finishes before its kill, and the last run has changes left
-        // (a longer soak keeps that ratio).
+        // loop for its fsyncs), each run killed 30 to 300 ms after the test
+        // reads its first line. The killed runs count towards a number they
+        // cannot reach, so none finishes before its kill however late the
+        // kill lands (on a loaded machine the test reads and kills late: a
+        // run once made 1,000 changes, and the eleventh finished all
+        // 10,000); the last run then makes `changes` more.
         let batch = max(1, Self.changes / (Self.kills * 600))
-        let environment = ["PERSIST_DIR": directory, "PERSIST_COUNT": "\(Self.changes)", "PERSIST_BATCH": "\(batch)", "PERSIST_PADDING": "4096"]
+        let environment = ["PERSIST_DIR": directory, "PERSIST_COUNT": "\(Int32.max)", "PERSIST_BATCH": "\(batch)", "PERSIST_PADDING": "4096"]
         var expected: Int?      // what the last kill left on disk
         var killed = 0, killedDuringASave = 0, killedBeforeReporting = 0, completedSaves = 0
         for _ in 0..<Self.kills {
@@ -58,12 +60,7 @@ struct FixtureCounter: Codable {
             // temporary file for a live process's.
             _ = await app.waitForExit(killedOnPurpose: true)
             let lines = app.output.lines
-            if lines.contains(where: { $0.hasPrefix("done ") }) {
-                // Finished before the kill (a much faster machine): what it
-                // saved at exit is what the next start must restore.
-                expected = try Self.onDisk(directory)?.number
-                break
-            }
+            #expect(!lines.contains { $0.hasPrefix("done ") }, "a killed run cannot finish: \(app.transcript)")
             killed += 1
             let saves = lines.compactMap { $0.hasPrefix("saved ") ? Int($0.dropFirst(6)) : nil }
             completedSaves += saves.count
@@ -84,15 +81,17 @@ struct FixtureCounter: Codable {
             expected = counter.number
         }
 
-        // A last run makes the remaining changes and saves the last at exit.
+        // A last run makes `changes` more and saves the last at exit.
         // (100 changes per tick: the killed runs were slow on purpose.)
+        let target = (expected ?? 0) + Self.changes
         var lastEnvironment = environment
         lastEnvironment["PERSIST_BATCH"] = "100"
+        lastEnvironment["PERSIST_COUNT"] = "\(target)"
         let last = try FixtureProcess(executable: "PersistFixture", arguments: ["crash"], environment: lastEnvironment)
         #expect(try await last.waitForLine(startingWith: "restored ") == "restored \(expected.map(String.init) ?? "none")")
-        try await last.waitFor("done \(Self.changes)")
+        try await last.waitFor("done \(target)")
         #expect(await last.waitForExit() == 0)
-        #expect(try Self.onDisk(directory)?.number == Self.changes)
+        #expect(try Self.onDisk(directory)?.number == target)
         #expect(temporary.entries() == ["counter.json"], "the restarts removed the temporary files of killed saves")
         #expect(killed == Self.kills)
         print("StateCrashTests: \(Self.changes) changes, \(killed) SIGKILLs (\(killedDuringASave) during a save's write, \(killedBeforeReporting) after a save's rename and before its report), \(completedSaves) reported saves before them; every restart restored a committed state")
