@@ -40,7 +40,7 @@ import Testing
                 // file, which no virtual clock drives; the wait ends at the
                 // greeting (the timer is cancelled), and this only turns a
                 // reload that never comes into a failure instead of a hang.
-                try await Task.sleep(for: Self.limit)
+                try await Task.sleep(for: Self.limit)  // real time: a bound on kernel file events, cancelled at the greeting
                 delivery.finish()
             }
             defer { timer.cancel() }

@@ -162,7 +162,7 @@ enum RedisCli {
             // Real time on purpose: redis-cli and the example are real
             // processes that no virtual clock drives; this bound only turns
             // a hang into a failure, and is cancelled when the process exits.
-            try await Task.sleep(for: FixtureProcess.failureTimeout)
+            try await Task.sleep(for: FixtureProcess.failureTimeout)  // real time: a watchdog on real processes, cancelled at exit
             process.terminate()
         }
         defer { watchdog.cancel() }
