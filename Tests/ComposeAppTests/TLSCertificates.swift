@@ -29,6 +29,31 @@ struct TLSCertificates {
                       "-CAcreateserial", "-out", "\(folder)/server.pem", "-days", "2", "-extfile", "\(folder)/server.ext"])
     }
 
+    /// Replaces the server's key and certificate with new ones from the
+    /// same authority, whose subject is `/CN=commonName` (same names).
+    func reissue(commonName: String) throws {
+        let folder = directory.path
+        try Self.run(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                      "-keyout", "\(folder)/server.key", "-out", "\(folder)/server.csr", "-subj", "/CN=\(commonName)"])
+        try Self.run(["x509", "-req", "-in", "\(folder)/server.csr", "-CA", "\(folder)/ca.pem", "-CAkey", "\(folder)/ca.key",
+                      "-CAcreateserial", "-out", "\(folder)/server.pem", "-days", "2", "-extfile", "\(folder)/server.ext"])
+    }
+
+    /// A private key of no certificate here (a server given it with the
+    /// certificate is misconfigured): its path.
+    func unrelatedKey() throws -> String {
+        let path = directory.appendingPathComponent("unrelated.key").path
+        try Self.run(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-out", path])
+        return path
+    }
+
+    /// A file that is not PEM at all: its path.
+    func garbageFile() throws -> String {
+        let path = directory.appendingPathComponent("garbage.pem").path
+        try "not a certificate, not a key\n".write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
     func remove() {
         try? FileManager.default.removeItem(at: directory)
     }
