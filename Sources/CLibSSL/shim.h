@@ -59,4 +59,17 @@ static inline int compose_tls_new_ssl_index(void) {
     return SSL_get_ex_new_index(0, NULL, NULL, NULL, NULL);
 }
 
+/* SSL_CTX_set_tlsext_servername_callback and _arg: a server's callback
+   for the name a client asks for (SNI), and its argument. */
+static inline void compose_tls_set_servername_callback(SSL_CTX *ctx, int (*callback)(SSL *, int *, void *), void *argument) {
+    SSL_CTX_set_tlsext_servername_callback(ctx, callback);
+    SSL_CTX_set_tlsext_servername_arg(ctx, argument);
+}
+
+/* SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name): the name a client
+   asked for (a server's), or sent (a client's), if any. */
+static inline const char *compose_tls_server_name(const SSL *ssl) {
+    return SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name);
+}
+
 #endif

@@ -44,11 +44,12 @@ public struct TLSConfiguration: Sendable, Hashable {
     /// Whether it sets up a server (``server(certificateChain:privateKey:applicationProtocols:)``)
     /// or a client (``client(trustRoots:serverName:applicationProtocols:)``).
     public let isServer: Bool
-    /// A server's certificate chain: a PEM file holding its certificate
-    /// first, then the intermediate certificates, if any.
+    /// A server's certificate chain (or, for mutual TLS, a client's): a
+    /// PEM file holding its certificate first, then the intermediate
+    /// certificates, if any.
     public var certificateChainFile: String?
-    /// A server's private key: a PEM file (not encrypted). Its contents
-    /// are never logged.
+    /// A server's private key (or, for mutual TLS, a client's): a PEM
+    /// file (not encrypted). Its contents are never logged.
     public var privateKeyFile: String?
     /// The certificates a client trusts (``TrustRoots/system`` by
     /// default). A client always verifies the server's chain and name.
@@ -75,6 +76,27 @@ public struct TLSConfiguration: Sendable, Hashable {
     /// client, connected). It bounds what a client that connects and
     /// never finishes (slowloris) holds. `nil` for no limit.
     public var handshakeTimeout: Duration? = .seconds(10)
+
+    // MARK: Who may talk to whom (TLSConfiguration+Authentication.swift)
+
+    /// A server's further certificates, each chosen for a client that asks
+    /// for a name it holds (SNI); the first certificate
+    /// (``certificateChainFile``) answers every other name. See
+    /// ``addCertificate(certificateChain:privateKey:)``.
+    public var additionalCertificates: [CertificateFiles] = []
+    /// Whether a server asks its clients for a certificate (mutual TLS),
+    /// and whom it trusts to sign one: ``ClientAuthentication/none`` by
+    /// default.
+    public var clientAuthentication: ClientAuthentication = .none
+    /// The public keys a client accepts from a server (pinning), on top
+    /// of the verification of its chain and name: SHA-256 digests of a
+    /// certificate's SubjectPublicKeyInfo, in base64 (44 characters),
+    /// optionally prefixed `sha256/`. A server whose certificate, or a
+    /// certificate of whose verified chain, has none of these keys is
+    /// refused with `LoopError.Code.tlsVerificationFailed`. Empty (the
+    /// default) for no pinning. Several pins let a key be replaced
+    /// without a gap: pin the old and the new.
+    public var pinnedPublicKeys: [String] = []
 
     /// TLS 1.2's suites of Mozilla's "intermediate" profile with ECDHE key
     /// exchange: ECDSA and RSA certificates, AES-GCM and ChaCha20-Poly1305.

@@ -15,11 +15,20 @@ final class TLSContext {
     /// A server's ALPN protocols, which its selection callback reads
     /// (passed to OpenSSL unretained; this context holds them).
     private let protocols: ApplicationProtocols
+    /// A server's contexts of its ``TLSConfiguration/additionalCertificates``,
+    /// in order: the SNI callback (``selectCertificate(_:)``) switches a
+    /// connection to the first whose certificate holds the name asked
+    /// for. Set once, at the end of the init.
+    var serverNames: [TLSContext] = []
+    /// A client's ``TLSConfiguration/pinnedPublicKeys``, checked.
+    let pins: [PublicKeyPin]
 
     /// - Throws: `LoopError.Code.tlsConfigurationInvalid` naming the
     ///   file or setting and OpenSSL's reason.
     init(_ configuration: TLSConfiguration) throws(LoopError) {
+        if let misuse = configuration.authenticationMisuse() { throw misuse }
         self.configuration = configuration
+        pins = configuration.pinnedPublicKeys.compactMap(PublicKeyPin.init)
         protocols = ApplicationProtocols(configuration.applicationProtocols)
         TLSErrors.clear()
         guard let context = SSL_CTX_new(configuration.isServer ? TLS_server_method() : TLS_client_method()) else {
@@ -37,6 +46,7 @@ final class TLSContext {
         }
         if configuration.isServer {
             try loadCertificate(configuration)
+            try requestClientCertificates(configuration.clientAuthentication)
             if !configuration.applicationProtocols.isEmpty {
                 // The callback finds the protocols through its argument:
                 // unretained, this context holds them for as long as the
@@ -52,8 +62,10 @@ final class TLSContext {
                     return SSL_TLSEXT_ERR_OK
                 }, argument)
             }
+            try loadServerNames(configuration)
         } else {
             try loadTrustRoots(configuration.trustRoots)
+            try loadClientCertificate(configuration)
             SSL_CTX_set_verify(context, SSL_VERIFY_PEER) { preverified, store in
                 TLSEngine.noteVerification(preverified, store)
             }
@@ -70,7 +82,7 @@ final class TLSContext {
         SSL_CTX_free(context)
     }
 
-    private func loadCertificate(_ configuration: TLSConfiguration) throws(LoopError) {
+    func loadCertificate(_ configuration: TLSConfiguration) throws(LoopError) {
         guard let chain = configuration.certificateChainFile, let key = configuration.privateKeyFile else {
             throw TLSErrors.invalid("TLSConfiguration", "a server needs a certificate chain and a private key", context: nil)
         }

@@ -21,20 +21,24 @@ import ComposeApp
 @MainActor
 final class TLSEngine: StreamFilter {
     /// The `SSL`, owned (see the type's documentation).
-    private let ssl: OpaquePointer
+    let ssl: OpaquePointer
     /// The input BIO (what the socket read), owned by `ssl`.
     private let input: OpaquePointer
     /// The output BIO (what the socket must send), owned by `ssl`.
     private let output: OpaquePointer
-    private let context: TLSContext
+    let context: TLSContext
     /// The peer's address, for error messages.
-    private let peer: String
+    let peer: String
     /// A fatal error happened: OpenSSL says not to shut down after one.
     private var broken = false
     /// The close_notify was made.
     private var ended = false
     /// The first certificate the verification rejected (a client's).
     private var rejected: (depth: Int32, code: Int32, subject: String)?
+    /// Why the server's keys matched none of the pins (a client's).
+    var pinMismatch: String?
+    /// The server asked for a certificate this client does not have.
+    var certificateRequested = false
 
     /// The ex_data slot of every `SSL` of ComposeTLS that holds its
     /// engine. Allocated once per process by OpenSSL; immutable after.
@@ -179,7 +183,9 @@ final class TLSEngine: StreamFilter {
         if let certificate = SSL_get0_peer_certificate(ssl) {
             subject = Self.subject(of: certificate)
         }
-        return TLSSession(applicationProtocol: applicationProtocol?.isEmpty == false ? applicationProtocol : nil, protocolVersion: version, cipherSuite: cipher, peerCertificateSubject: subject)
+        var session = TLSSession(applicationProtocol: applicationProtocol?.isEmpty == false ? applicationProtocol : nil, protocolVersion: version, cipherSuite: cipher, peerCertificateSubject: subject)
+        addAuthentication(to: &session)
+        return session
     }
 
     // MARK: Failures
@@ -188,25 +194,31 @@ final class TLSEngine: StreamFilter {
     /// verification), or what OpenSSL says.
     private func handshakeFailure(_ error: Int32) -> LoopError {
         let verification = SSL_get_verify_result(ssl)
-        if !context.configuration.isServer, verification != X509_V_OK {
+        // A server verifies a chain only when it asks for its clients'.
+        if verification != X509_V_OK {
             TLSErrors.clear()
-            let reason = X509_verify_cert_error_string(verification).map { String(cString: $0) } ?? "error \(verification)"
+            let reason = pinMismatch ?? X509_verify_cert_error_string(verification).map { String(cString: $0) } ?? "error \(verification)"
+            let side = context.configuration.isServer ? "client" : "server"
             let which: String
             if let rejected {
-                which = "the certificate at depth \(rejected.depth) of the chain (\(rejected.depth == 0 ? "the server's own" : "an issuer")), \(rejected.subject)"
+                which = "the certificate at depth \(rejected.depth) of the chain (\(rejected.depth == 0 ? "the \(side)'s own" : "an issuer")), \(rejected.subject)"
             } else {
-                which = "the server's certificate chain"
+                which = "the \(side)'s certificate chain"
             }
             return .tls(.tlsVerificationFailed, operation: "TLS handshake", message: "\(which), was rejected: \(reason)", context: peer)
         }
-        let reasons = TLSErrors.drain()
-        let why = reasons.isEmpty ? Self.describe(error) : reasons.joined(separator: "; ")
+        let reasons = TLSErrors.drainWithCodes()
+        if let refusal = authenticationFailure(reasons) { return refusal }
+        let why = reasons.isEmpty ? Self.describe(error) : reasons.map(\.text).joined(separator: "; ")
         return .tls(.tlsHandshakeFailed, operation: "TLS handshake", message: why, context: peer)
     }
 
     private func protocolFailure(_ error: Int32, _ operation: String) -> LoopError {
-        let reasons = TLSErrors.drain()
-        let why = reasons.isEmpty ? Self.describe(error) : reasons.joined(separator: "; ")
+        let reasons = TLSErrors.drainWithCodes()
+        // TLS 1.3: a server refuses a client's certificate (or its lack)
+        // after the client's handshake completed.
+        if let refusal = authenticationFailure(reasons) { return refusal }
+        let why = reasons.isEmpty ? Self.describe(error) : reasons.map(\.text).joined(separator: "; ")
         return .tls(.tlsProtocolError, operation: operation, message: why, context: peer)
     }
 
@@ -224,22 +236,36 @@ final class TLSEngine: StreamFilter {
     /// first certificate it rejects in its engine (found through the
     /// `SSL`'s ex_data slot), and leaves OpenSSL's verdict as it is.
     static func noteVerification(_ preverified: Int32, _ store: OpaquePointer?) -> Int32 {
-        guard preverified == 0, let store,
+        guard let store,
               let ssl = X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx()),
               let slot = SSL_get_ex_data(OpaquePointer(ssl), exDataIndex)
         else { return preverified }
         // Unretained: see the type's documentation (the engine is inside
         // its own SSL_do_handshake call).
         let engine = Unmanaged<TLSEngine>.fromOpaque(slot).takeUnretainedValue()
+        if preverified == 0 {
+            if engine.rejected == nil {
+                let name = X509_STORE_CTX_get_current_cert(store).map { subject(of: $0) } ?? "unknown subject"
+                engine.rejected = (X509_STORE_CTX_get_error_depth(store), X509_STORE_CTX_get_error(store), name)
+            }
+            return preverified
+        }
+        // The chain verified up to the server's own certificate, the
+        // last one checked: then its keys must match a pin.
+        guard X509_STORE_CTX_get_error_depth(store) == 0, !engine.context.pins.isEmpty,
+              let mismatch = pinMismatch(store, pins: engine.context.pins)
+        else { return preverified }
+        X509_STORE_CTX_set_error(store, X509_V_ERR_APPLICATION_VERIFICATION)
+        engine.pinMismatch = mismatch
         if engine.rejected == nil {
             let name = X509_STORE_CTX_get_current_cert(store).map { subject(of: $0) } ?? "unknown subject"
-            engine.rejected = (X509_STORE_CTX_get_error_depth(store), X509_STORE_CTX_get_error(store), name)
+            engine.rejected = (0, X509_V_ERR_APPLICATION_VERIFICATION, name)
         }
-        return preverified
+        return 0
     }
 
     /// A certificate's subject, one line (`/CN=localhost/O=Example`).
-    private static func subject(of certificate: OpaquePointer) -> String {
+    static func subject(of certificate: OpaquePointer) -> String {
         guard let name = X509_get_subject_name(certificate) else { return "unknown subject" }
         var text = [CChar](repeating: 0, count: 512)
         text.withUnsafeMutableBufferPointer { _ = X509_NAME_oneline(name, $0.baseAddress, Int32($0.count)) }

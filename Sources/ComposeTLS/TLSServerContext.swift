@@ -7,14 +7,17 @@ import ComposeApp
 final class TLSServerContext: StreamFilterProvider {
     let configuration: TLSConfiguration
     private var context: TLSContext?
+    /// The server's initializer, for messages (`TCPServer(tls:)`).
+    private let server: String
 
-    init(_ configuration: TLSConfiguration) {
+    init(_ configuration: TLSConfiguration, server: String = "TCPServer(tls:)") {
         self.configuration = configuration
+        self.server = server
     }
 
     func prepare() throws(LoopError) {
         guard configuration.isServer else {
-            throw .tls(.tlsConfigurationInvalid, operation: "TCPServer(tls:)", message: "a server needs a server configuration: TLSConfiguration.server(certificateChain:privateKey:)", context: nil)
+            throw .tls(.tlsConfigurationInvalid, operation: server, message: "a server needs a server configuration: TLSConfiguration.server(certificateChain:privateKey:)", context: nil)
         }
         // Read again at each listen: a restarted listener takes new files.
         context = try TLSContext(configuration)
@@ -22,7 +25,7 @@ final class TLSServerContext: StreamFilterProvider {
 
     func makeFilter(peer: String) throws(LoopError) -> any StreamFilter {
         guard let context else {
-            throw .tls(.tlsConfigurationInvalid, operation: "TCPServer(tls:)", message: "the server's TLS context was not prepared", context: peer)
+            throw .tls(.tlsConfigurationInvalid, operation: server, message: "the server's TLS context was not prepared", context: peer)
         }
         return try TLSEngine(context: context, host: nil, peer: peer)
     }

@@ -8,9 +8,22 @@ public struct TLSSession: Sendable, Hashable {
     /// `ECDHE-RSA-AES128-GCM-SHA256`).
     public let cipherSuite: String
     /// The subject of the peer's certificate (`/CN=example.com`): a
-    /// server's, seen by a client; `nil` when the peer sent none (a
-    /// client, until mutual TLS).
+    /// server's, seen by a client, or a client's, seen by a server that
+    /// asks for one (``TLSConfiguration/clientAuthentication``); `nil`
+    /// when the peer sent none.
     public let peerCertificateSubject: String?
+
+    // MARK: Who the peer is (mutual TLS, SNI)
+
+    /// The last second the peer's certificate is valid (its `notAfter`),
+    /// in seconds since 1970-01-01 00:00 UTC; `nil` when the peer sent
+    /// no certificate.
+    public var peerCertificateNotAfter: Int? = nil
+    /// The server name the client asked for (SNI), as the server saw it
+    /// (it chose its certificate by it:
+    /// ``TLSConfiguration/addCertificate(certificateChain:privateKey:)``),
+    /// or as the client sent it; `nil` if none (a numeric address).
+    public var serverName: String? = nil
 }
 
 extension TCPConnection {

@@ -63,7 +63,7 @@ struct TLSCertificates {
     }
 
     /// Runs `openssl arguments` to its end; throws if it fails.
-    private static func run(_ arguments: [String]) throws {
+    static func run(_ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: openssl)
         process.arguments = arguments

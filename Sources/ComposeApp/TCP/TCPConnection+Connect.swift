@@ -129,10 +129,10 @@ extension TCPConnection {
         }
     }
 
-    /// Puts `filter`'s filter under the connected `handle` and completes
-    /// when its handshake does.
-    private static func secure(
-        _ handle: TCPHandle,
+    /// Puts `filter`'s filter under the connected `handle` (a TCP or Unix
+    /// socket) and completes when its handshake does.
+    static func secure(
+        _ handle: StreamHandle,
         with request: StreamFilterRequest,
         target: String,
         scheduler: (any Scheduler)?,

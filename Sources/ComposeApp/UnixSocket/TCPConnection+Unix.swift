@@ -23,6 +23,19 @@ extension TCPConnection {
         context: AppContext? = nil,
         _ completion: @escaping @MainActor (Result<TCPConnection, LoopError>) -> Void
     ) {
+        connect(unixPath: unixPath, context: context, filter: nil, completion)
+    }
+
+    /// Connects as ``connect(unixPath:context:_:)`` does, then puts a
+    /// filter (TLS) under the connection and completes when its handshake
+    /// does: with the connection, or with the handshake's failure (the
+    /// connection then closed).
+    package static func connect(
+        unixPath: String,
+        context: AppContext?,
+        filter: StreamFilterRequest?,
+        _ completion: @escaping @MainActor (Result<TCPConnection, LoopError>) -> Void
+    ) {
         let context = context ?? AppContext.current
         if context?.simulatedNetwork != nil {
             completion(.failure(.notSimulated("TCPConnection.connect(unixPath:)", context: unixPath)))
@@ -44,6 +57,8 @@ extension TCPConnection {
             if let error {
                 handle.close()
                 completion(.failure(error))
+            } else if let filter {
+                secure(handle, with: filter, target: "unix:\(unixPath)", scheduler: context?.scheduler, completion)
             } else {
                 completion(.success(TCPConnection(transport: .socket(handle))))
             }

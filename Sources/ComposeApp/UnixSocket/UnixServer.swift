@@ -72,6 +72,11 @@ public final class UnixServer: EmitterProtocol, LoopResource {
     /// normally when no inherited socket has it.
     public let activationName: String?
     private(set) var handle: UnixSocketHandle?
+    /// What puts a filter (TLS, ComposeTLS's `UnixServer(path:tls:)`)
+    /// under each accepted connection; `nil` for plain connections.
+    /// Prepared (its certificates loaded) when the server starts
+    /// listening.
+    package var filterProvider: (any StreamFilterProvider)?
     /// The shutdown of the app it listens in (see ``TCPServer``).
     private weak var shutdown: ShutdownCoordinator?
     /// Whether it is one of the app's servers: the app's shutdown drains
@@ -145,6 +150,8 @@ public final class UnixServer: EmitterProtocol, LoopResource {
         }
         if context?.simulatedNetwork != nil { throw LoopError.notSimulated("UnixServer.listen", context: path) }
         let loop = try EventLoop.resolve(context, for: "UnixServer(\(path)).listen")
+        // Its certificates are read now, so that a bad file fails the listen.
+        try filterProvider?.prepare()
         // The app's own servers only: the inspection socket never takes
         // a socket systemd passed for the app's listeners.
         if isDrained, let inherited = try listenOnInheritedSocket(loop: loop) {
@@ -190,12 +197,32 @@ public final class UnixServer: EmitterProtocol, LoopResource {
             guard let server = handle else { return }
             let client = try server.acceptClient()
             client.loop.counters.pointee.connectionsAccepted &+= 1
-            let connection = TCPConnection(transport: .socket(client))
+            let connection = try filterProvider.map { provider throws(LoopError) in try filteredConnection(client, provider) }
+                ?? TCPConnection(transport: .socket(client))
             if let shutdown { connection.drain(in: shutdown) }
             emitter.send(connection)
         } catch {
             report(error)
         }
+    }
+
+    /// A connection on `client` under a filter of `provider`, its
+    /// handshake started (and timed, on the app's clock), as a TLS
+    /// ``TCPServer``'s.
+    private func filteredConnection(_ client: UnixSocketHandle, _ provider: any StreamFilterProvider) throws(LoopError) -> TCPConnection {
+        let peer = "unix:\(path)"
+        let filter: any StreamFilter
+        do {
+            filter = try provider.makeFilter(peer: peer)
+        } catch {
+            client.close()
+            throw error
+        }
+        let transport = FilteredTransport(handle: client, filter: filter)
+        let connection = TCPConnection(transport: .filtered(transport))
+        let scheduler = (emitter.ownerContext ?? AppContext.current)?.scheduler
+        transport.start(handshakeTimeout: provider.handshakeTimeout, scheduler: scheduler, peer: peer)
+        return connection
     }
 
     private func report(_ error: LoopError) {
