@@ -33,7 +33,8 @@ final class TLSEngine: StreamFilter {
     private var broken = false
     /// The close_notify was made.
     private var ended = false
-    /// The first certificate the verification rejected (a client's).
+    /// The first certificate the verification rejected (the server's, or
+    /// a client's on a server that asks for client certificates).
     private var rejected: (depth: Int32, code: Int32, subject: String)?
     /// Why the server's keys matched none of the pins (a client's).
     var pinMismatch: String?
@@ -232,9 +233,12 @@ final class TLSEngine: StreamFilter {
 
     // MARK: Verification
 
-    /// The verification callback of every client context: notes the
+    /// The verification callback of every client context, and of a
+    /// server context that asks for client certificates: notes the
     /// first certificate it rejects in its engine (found through the
-    /// `SSL`'s ex_data slot), and leaves OpenSSL's verdict as it is.
+    /// `SSL`'s ex_data slot), and leaves OpenSSL's verdict as it is,
+    /// unless the chain verified and a client's pins match none of its
+    /// keys (``pinMismatch(_:pins:)``): then it rejects the chain.
     static func noteVerification(_ preverified: Int32, _ store: OpaquePointer?) -> Int32 {
         guard let store,
               let ssl = X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx()),
