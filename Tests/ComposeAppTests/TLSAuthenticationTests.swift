@@ -136,19 +136,23 @@ private final class AuthClient {
         let (tree, listener, log) = try tcpServer(configuration)
         defer { tree.destroy(); LoopDriver.settle() }
         // s_client verifies the name it expects: a wrong certificate
-        // fails its handshake, and no line comes back.
-        for (asked, expected) in [("alpha.test", "alpha.test"), ("www.beta.test", "www.beta.test"), ("unknown.test", "localhost")] {
-            let client = try sClient(port: listener.port, certificates, ["-servername", asked, "-verify_hostname", expected])
-            try client.writeStdin("hello \(asked)\n")
-            #expect(LoopDriver.run(until: { client.output.lines.contains("hello \(asked)") }), "\(client.transcript)")
-            try client.closeStdin()
-            #expect(LoopDriver.run(until: { !client.isRunning }))
+        // fails its handshake, and no line comes back. All at once, so
+        // that the main actor is not held by one after the other.
+        let names = [("alpha.test", "alpha.test"), ("www.beta.test", "www.beta.test"), ("unknown.test", "localhost")]
+        let clients = try names.map { asked, expected in
+            try sClient(port: listener.port, certificates, ["-servername", asked, "-verify_hostname", expected])
         }
-        #expect(log.sessions.map(\.serverName) == ["alpha.test", "www.beta.test", "unknown.test"])
+        for (client, (asked, _)) in zip(clients, names) { try client.writeStdin("hello \(asked)\n") }
+        #expect(LoopDriver.run(until: { zip(clients, names).allSatisfy { $0.output.lines.contains("hello \($1.0)") } }), "\(clients.map(\.transcript))")
+        for client in clients { try client.closeStdin() }
+        #expect(Set(log.sessions.compactMap(\.serverName)) == ["alpha.test", "www.beta.test", "unknown.test"])
         // The library's client sees which certificate answered.
-        for (name, subject) in [("alpha.test", "/CN=alpha"), ("x.beta.test", "/CN=beta"), ("localhost", "/CN=localhost")] {
-            let client = AuthClient(host: "127.0.0.1", port: listener.port, tls: .client(trustRoots: .file(certificates.authority), serverName: name))
-            #expect(LoopDriver.run(until: { client.done }))
+        let expectations = [("alpha.test", "/CN=alpha"), ("x.beta.test", "/CN=beta"), ("localhost", "/CN=localhost")]
+        let ours = expectations.map { name, _ in
+            AuthClient(host: "127.0.0.1", port: listener.port, tls: .client(trustRoots: .file(certificates.authority), serverName: name))
+        }
+        #expect(LoopDriver.run(until: { ours.allSatisfy(\.done) }))
+        for (client, (name, subject)) in zip(ours, expectations) {
             #expect(client.failure == nil, "\(String(describing: client.failure))")
             #expect(client.connection?.tlsSession?.peerCertificateSubject == subject)
             #expect(client.connection?.tlsSession?.serverName == name)
