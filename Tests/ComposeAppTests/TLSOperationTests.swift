@@ -253,6 +253,29 @@ private final class TalkingClient {
         #expect(diagnostics.reloads.count == 2, "\(diagnostics.all)")
     }
 
+    /// The app's own SIGHUP, in a real process (the fixture's `tls`
+    /// scenario, which `make check-leaks` also runs under valgrind): new
+    /// clients get the new certificate, a reload that fails is a
+    /// diagnostic and the certificate stays.
+    @Test func sighupReloadsTheCertificateOfARunningApp() throws {
+        let certificates = try TLSCertificates()
+        defer { certificates.remove() }
+        let app = try FixtureProcess("tls", environment: ["COMPOSE_TLS_DIR": certificates.directory.path])
+        defer { if app.isRunning { app.signal(SIGKILL) } }
+        #expect(LoopDriver.run(until: { app.output.lines.contains("tls ready") || !app.isRunning }, timeout: .seconds(30)), "\(app.transcript)")
+        try certificates.reissue(commonName: "localhost (renewed)")
+        app.signal(SIGHUP)
+        #expect(LoopDriver.run(until: { app.output.lines.contains("subject: /CN=localhost (renewed)") || !app.isRunning }), "\(app.transcript)")
+        try "not a key\n".write(toFile: certificates.key, atomically: true, encoding: .utf8)
+        app.signal(SIGHUP)
+        #expect(LoopDriver.run(until: { app.output.lines.filter { $0 == "subject: /CN=localhost (renewed)" }.count == 2 || !app.isRunning }), "\(app.transcript)")
+        #expect(app.output.lines.contains("reload failed"), "\(app.transcript)")
+        #expect(app.errors.lines.contains { $0.contains("[tlsReloadFailed]") && $0.contains(certificates.key) }, "\(app.transcript)")
+        app.signal(SIGTERM)
+        #expect(LoopDriver.run(until: { !app.isRunning }), "\(app.transcript)")
+        #expect(app.output.lines.suffix(2) == ["shutting down", "disappear app"], "\(app.transcript)")
+    }
+
     // MARK: Expiry
 
     @Test func inspectionShowsTheListenersCertificateAndWhenItExpires() throws {
