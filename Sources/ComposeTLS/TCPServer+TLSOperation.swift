@@ -42,7 +42,7 @@ extension TCPServer {
     }
 }
 
-/// The certificate a TLS server presents (``TCPServer/tlsCertificate``).
+/// The certificate a TLS server presents (`TCPServer.tlsCertificate`).
 public struct TLSServerCertificate: Sendable, Hashable {
     /// The file of the certificate chain it was read from.
     public let file: String

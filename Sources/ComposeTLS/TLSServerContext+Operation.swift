@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// A TLS server's operation: its certificate reloaded on the app's
-/// configuration reload (`SIGHUP`) or ``TCPServer/reloadTLS()``, its
+/// configuration reload (`SIGHUP`) or `TCPServer.reloadTLS()`, its
 /// certificate's expiry in the app's metrics and in `compose inspect`,
 /// its cap on handshakes in flight.
 extension TLSServerContext: StreamFilterListening {
@@ -37,7 +37,7 @@ extension TLSServerContext: StreamFilterListening {
         self.listener = nil
     }
 
-    /// Reloads the certificate (see ``TCPServer/reloadTLS()``): logs what
+    /// Reloads the certificate (see `TCPServer.reloadTLS()`): logs what
     /// it reads, or reports why it cannot (`Diagnostic.Code.tlsReloadFailed`).
     func reload() -> Bool {
         let context = appContext ?? AppContext.current
