@@ -195,7 +195,8 @@ let package = Package(
         // and the chat daemon above).
         .executableTarget(
             name: "ComposeFixture",
-            dependencies: ["ComposeApp"],
+            // ComposeTLS: the `tls` scenario of `make check-leaks`.
+            dependencies: ["ComposeApp", "ComposeTLS"],
             path: "Tests/Fixtures/AppFixture",
             swiftSettings: strictSettings
         ),

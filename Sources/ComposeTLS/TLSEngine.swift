@@ -239,7 +239,7 @@ final class TLSEngine: StreamFilter {
     }
 
     /// A certificate's subject, one line (`/CN=localhost/O=Example`).
-    private static func subject(of certificate: OpaquePointer) -> String {
+    static func subject(of certificate: OpaquePointer) -> String {
         guard let name = X509_get_subject_name(certificate) else { return "unknown subject" }
         var text = [CChar](repeating: 0, count: 512)
         text.withUnsafeMutableBufferPointer { _ = X509_NAME_oneline(name, $0.baseAddress, Int32($0.count)) }

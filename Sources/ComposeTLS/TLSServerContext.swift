@@ -8,6 +8,18 @@ final class TLSServerContext: StreamFilterProvider {
     let configuration: TLSConfiguration
     private var context: TLSContext?
 
+    // The listener's life (TLSServerContext+Operation.swift).
+    /// The listener, while it listens.
+    weak var listener: TCPServer?
+    /// Its app, while it listens.
+    weak var appContext: AppContext?
+    /// `host:port`, as it listens.
+    var listenerName = ""
+    /// The app's configuration reloads, which reload the certificate.
+    var reloads: Subscription?
+    /// The certificate whose expiry the app's metrics report.
+    var reportedCertificate: ListenerCertificate?
+
     init(_ configuration: TLSConfiguration) {
         self.configuration = configuration
     }
@@ -28,4 +40,20 @@ final class TLSServerContext: StreamFilterProvider {
     }
 
     var handshakeTimeout: Duration? { configuration.handshakeTimeout }
+
+    /// The context new connections are made from, while the listener
+    /// listens (or since it last did).
+    var currentContext: TLSContext? { context }
+
+    /// Reads the certificate chain and key again into a new context, for
+    /// the connections accepted from now on; those accepted before keep
+    /// theirs (each engine holds its context). On failure the current one
+    /// stays.
+    func reloadContext() throws(LoopError) {
+        context = try TLSContext(configuration)
+    }
+
+    isolated deinit {
+        reloads?.cancel()
+    }
 }

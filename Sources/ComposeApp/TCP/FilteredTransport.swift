@@ -75,6 +75,10 @@ final class FilteredTransport: TurnResumable {
     private var queuedEncoded = 0
     /// The handshake's deadline, while it runs.
     private var handshakeDeadline: (action: ScheduledAction, scheduler: any Scheduler)?
+    /// A server connection's place among its listener's handshakes in
+    /// flight (``TCPServer/handshakesInFlight``), given back when the
+    /// handshake ends (with its deadline, ``cancelHandshakeDeadline()``).
+    var handshakeSlot: HandshakeSlot?
 
     /// The most of the app's bytes encoded into one write request: large
     /// writes leave as several, so that the socket's queue reports their
@@ -455,6 +459,8 @@ final class FilteredTransport: TurnResumable {
     }
 
     private func cancelHandshakeDeadline() {
+        handshakeSlot?.release()
+        handshakeSlot = nil
         guard let (action, scheduler) = handshakeDeadline else { return }
         handshakeDeadline = nil
         scheduler.cancel(action)
