@@ -262,7 +262,7 @@ uninstall:
 # reference fails), then scripts/doc-coverage.py fails on any public symbol
 # without a doc comment. No network needed. Its own scratch path, so it
 # never invalidates the test build. Archives: .build-docs/plugins/Swift-DocC/outputs/.
-DOC_TARGETS := Compose ComposeApp ComposePersistence ComposeConfiguration ComposeFraming ComposeTLS ComposeTesting
+DOC_TARGETS := Compose ComposeApp ComposePersistence ComposeConfiguration ComposeFraming ComposeTLS ComposeHTTP ComposeTesting
 docs: deps
 	$(SWIFT) package --scratch-path .build-docs generate-documentation \
 		$(foreach t,$(DOC_TARGETS),--target $(t)) --warnings-as-errors

@@ -5,6 +5,7 @@
 public struct HTTPBodyChunk: RandomAccessCollection, CustomStringConvertible {
     let chunk: ByteChunk
     let offset: Int
+    /// The number of bytes.
     public let count: Int
 
     init(chunk: ByteChunk, offset: Int, count: Int) {
@@ -13,9 +14,12 @@ public struct HTTPBodyChunk: RandomAccessCollection, CustomStringConvertible {
         self.count = count
     }
 
+    /// 0.
     public var startIndex: Int { 0 }
+    /// ``count``.
     public var endIndex: Int { count }
 
+    /// The byte at `position`.
     public subscript(position: Int) -> UInt8 {
         precondition(position >= 0 && position < count, "HTTPBodyChunk index \(position) out of range 0..<\(count)")
         return chunk[offset + position]
@@ -30,5 +34,6 @@ public struct HTTPBodyChunk: RandomAccessCollection, CustomStringConvertible {
         UnsafeRawBufferPointer(rebasing: chunk.bytes[offset..<(offset + count)])
     }
 
+    /// `12 bytes`.
     public var description: String { "\(count) bytes" }
 }

@@ -101,8 +101,10 @@ public final class HTTPServer: LoopResource {
 
     // MARK: LoopResource
 
+    /// Whether it listens when its component appears (always).
     public var startsWithComponent: Bool { listener.startsWithComponent }
 
+    /// The listener's emitters, which its component adopts.
     public var offeredEmitters: [any EmitterProtocol] { [listener.emitter, listener.errors] }
 
     /// Starts listening (done for you when its component appears).

@@ -11,6 +11,10 @@ final class HTTPLog {
     /// Paths handed out, in order.
     var paths: [String] = []
     var bodies: [[UInt8]] = []
+    /// Pieces of streamed bodies received.
+    var pieces = 0
+    /// Uploads paused at their first piece (`/upload`).
+    var paused: [HTTPExchange] = []
 }
 
 /// A server with a route of each kind the tests need.
@@ -50,6 +54,18 @@ struct HTTPTestAPI: Component {
         }
         server.route(.get, "/files/*") += { exchange in
             exchange.respond(.ok, text: exchange.parameters["*"] ?? "")
+        }
+        server.route(.post, "/upload") += { exchange in
+            var total = 0
+            exchange.body += { piece in
+                total += piece.count
+                log.pieces += 1
+                if log.pieces == 1 {
+                    exchange.pauseBody()
+                    log.paused.append(exchange)
+                }
+            }
+            exchange.bodyDidEnd += { exchange.respond(.ok, text: "\(total) bytes\n") }
         }
         server.route(.get, "/drop") += { _ in }
         server.route(.get, "/twice") += { exchange in
