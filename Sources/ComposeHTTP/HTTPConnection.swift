@@ -224,8 +224,16 @@ final class HTTPConnection {
         held = []
         tcp.pauseReading()
         current = nil
-        if let slot {
+        if let slot, slots.contains(where: { $0 === slot }) {
             slot.answerForTheApp(status, close: true)
+        } else if slot != nil {
+            // The app's answer to that request is out already: nothing
+            // more can be said to this client. Close after what is owed.
+            if let last = slots.last {
+                last.closesAfter = true
+            } else {
+                closeGracefully()
+            }
         } else {
             let slot = HTTPResponseSlot(connection: self, version: .http1_1, isHeadRequest: false, keepsAlive: false, expectsContinue: false)
             slot.isFront = slots.isEmpty
@@ -381,6 +389,10 @@ final class HTTPConnection {
                 return
             }
             remaining = limit - elapsed
+        } else if stopped, slots.isEmpty {
+            // Nothing is read any more and nothing is owed.
+            closeGracefully()
+            return
         } else {
             remaining = min(limits.headerReadTimeout, limits.keepAliveTimeout)
         }

@@ -192,8 +192,7 @@ final class HTTPResponseSlot {
         guard let connection else { return }
         switch state {
         case .waiting:
-            closesAfter = close || closesAfter || !requestKeepsAlive
-            if connection.isDraining, connection.isLastSlot(self) { closesAfter = true }
+            closesAfter = decideClose(explicit: close)
             let bytes = HTTPResponseEncoder.errorResponse(
                 status, extraFields: extraFields, close: closesAfter, headOnly: isHeadRequest,
                 keepAliveHeader: version == .http1_0, date: connection.shared.dateLine

@@ -15,6 +15,8 @@ final class HTTPLog {
     var pieces = 0
     /// Uploads paused at their first piece (`/upload`).
     var paused: [HTTPExchange] = []
+    /// What `/destroy` runs (the test destroys the server's tree).
+    var destroy: (@MainActor () -> Void)?
 }
 
 /// A server with a route of each kind the tests need.
@@ -66,6 +68,11 @@ struct HTTPTestAPI: Component {
                 }
             }
             exchange.bodyDidEnd += { exchange.respond(.ok, text: "\(total) bytes\n") }
+        }
+        server.route(.get, "/destroy") += { exchange in
+            log.paths.append(exchange.path)
+            exchange.respond(.ok, text: "destroying\n")
+            log.destroy?()
         }
         server.route(.get, "/drop") += { _ in }
         server.route(.get, "/twice") += { exchange in

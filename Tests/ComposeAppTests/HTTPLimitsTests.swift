@@ -177,10 +177,12 @@ import Testing
     }
 
     /// The proof of `HTTPRequestParser`'s unretained `http_parser.data`
-    /// (docs/unsafe.md): a handler that closes the whole server (and so
-    /// drops the connection and its parser) in the middle of a chunk of
-    /// pipelined requests. Under AddressSanitizer a parser freed before
-    /// the connection stops calling into it is a heap-use-after-free.
+    /// (docs/unsafe.md): a handler that closes the whole server in the
+    /// middle of a chunk of pipelined requests, and one that destroys the
+    /// server's tree (so the server, the connection and its parser lose
+    /// their last owner while the parse that called the handler runs).
+    /// Under AddressSanitizer a parser freed before the connection stops
+    /// calling into it is a heap-use-after-free.
     @Test func aHandlerThatClosesTheServerMidPipelineFreesNothingInUse() throws {
         let (tree, server, log) = try start()
         defer { tree.destroy(); LoopDriver.settle() }
@@ -192,5 +194,25 @@ import Testing
         #expect(client.text.hasSuffix("closing\n"), "\(client.text)")
         #expect(!server.isListening)
         #expect(LoopDriver.run(until: { server.connectionCount == 0 }))
+    }
+
+    @Test func aHandlerThatDestroysTheServersTreeMidPipelineFreesNothingInUse() throws {
+        var limits = HTTPServer.Limits()
+        limits.maximumPipelinedRequests = 64
+        let log = HTTPLog()
+        var tree: ComponentTree? = ComponentTree(HTTPTestAPI(limits: limits, log: log))
+        tree?.activate()
+        weak let server = try #require(tree?.root.value(as: HTTPTestAPI.self)).server
+        let port = try #require(server?.port)
+        log.destroy = { tree?.destroy(); tree = nil }
+        defer { LoopDriver.settle() }
+        let client = RawHTTPClient(port: port)
+        defer { client.close() }
+        client.send("GET /hello/a HTTP/1.1\r\n\r\nGET /destroy HTTP/1.1\r\n\r\n" + String(repeating: "GET /hello/c HTTP/1.1\r\n\r\n", count: 20))
+        #expect(LoopDriver.run(until: { client.isClosed }))
+        #expect(log.paths == ["/hello/a", "/destroy"])
+        #expect(client.text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(tree == nil)
+        #expect(LoopDriver.run(until: { server == nil }))
     }
 }
