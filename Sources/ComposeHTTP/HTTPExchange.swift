@@ -1,13 +1,13 @@
 /// One request and its answer, handed to the observers of a route
 /// (``HTTPServer/route(_:_:)``).
 ///
-/// Answer once: ``respond(_:headers:body:)``, ``respond(_:headers:text:)``,
+/// Answer once: ``respond(_:headers:body:)-(_,_,[UInt8])``, ``respond(_:headers:text:)``,
 /// or a stream (``writeHead(_:headers:)``, ``write(_:)-(UnsafeRawBufferPointer)``,
 /// ``end()``). The answer may come later (after a timer, a child process,
 /// an awaited task): keep the exchange until then. An exchange released
 /// with no answer is answered 500 and reported as a `Diagnostic`
-/// (``Diagnostic/Code/httpExchangeUnanswered``); a second answer is
-/// dropped and reported (``Diagnostic/Code/httpAlreadyAnswered``).
+/// (`Diagnostic.Code.httpExchangeUnanswered`); a second answer is
+/// dropped and reported (`Diagnostic.Code.httpAlreadyAnswered`).
 /// Answers leave in request order: one ready before those of earlier
 /// pipelined requests waits for them.
 ///
