@@ -61,6 +61,12 @@ public final class HTTPServer: LoopResource {
         listener.acceptHandler = { [weak self] connection in self?.accept(connection) }
     }
 
+    isolated deinit {
+        // Its component is gone: so is the app's interest in its clients.
+        // (A parse running when this happens stops at its next request.)
+        for connection in connections.values { connection.closeGracefully() }
+    }
+
     /// The host it listens on.
     public var host: String { listener.host }
     /// The port; once listening, the bound one.
