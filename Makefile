@@ -25,15 +25,17 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
 all: build
 
-# libuv1-dev and libssl-dev (and pkg-config, which SwiftPM uses to find
-# them) when missing; the openssl command too, the peer of the TLS tests
-# (s_client, s_server) and the maker of their test certificates.
+# libuv1-dev, libssl-dev and libhttp-parser-dev (and pkg-config, which
+# SwiftPM uses to find the first two; http-parser has no .pc file, so its
+# header is looked for) when missing; the openssl command too, the peer of
+# the TLS tests (s_client, s_server) and the maker of their test
+# certificates; curl, a peer of the HTTP tests.
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libuv || ! pkg-config --exists openssl || \
-	    ! command -v openssl >/dev/null 2>&1; then \
-		echo "Installing libuv1-dev, libssl-dev, openssl and pkg-config with apt-get..."; \
+	    ! [ -f /usr/include/http_parser.h ] || ! command -v openssl >/dev/null 2>&1 || ! command -v curl >/dev/null 2>&1; then \
+		echo "Installing libuv1-dev, libssl-dev, libhttp-parser-dev, openssl, curl and pkg-config with apt-get..."; \
 		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libuv1-dev libssl-dev openssl pkg-config; \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libuv1-dev libssl-dev libhttp-parser-dev openssl curl pkg-config; \
 	fi
 
 build: deps
@@ -260,7 +262,7 @@ uninstall:
 # reference fails), then scripts/doc-coverage.py fails on any public symbol
 # without a doc comment. No network needed. Its own scratch path, so it
 # never invalidates the test build. Archives: .build-docs/plugins/Swift-DocC/outputs/.
-DOC_TARGETS := Compose ComposeApp ComposePersistence ComposeConfiguration ComposeFraming ComposeTLS ComposeTesting
+DOC_TARGETS := Compose ComposeApp ComposePersistence ComposeConfiguration ComposeFraming ComposeTLS ComposeHTTP ComposeTesting
 docs: deps
 	$(SWIFT) package --scratch-path .build-docs generate-documentation \
 		$(foreach t,$(DOC_TARGETS),--target $(t)) --warnings-as-errors

@@ -118,6 +118,10 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     private var acceptIsWaiting = false
     /// Accepting resumes at the next loop turn.
     private var acceptResumes = false
+    /// Where accepted connections go instead of ``emitter``, for a
+    /// server that serves them itself (ComposeHTTP's `HTTPServer`): no
+    /// dispatch per connection, and no observer in a component's scope.
+    package var acceptHandler: (@MainActor (TCPConnection) -> Void)?
     private var handle: TCPHandle?
     /// The shutdown of the app it listens in, which closes it first and
     /// drains the connections it accepts.
@@ -271,11 +275,11 @@ public final class TCPServer: EmitterProtocol, LoopResource {
                 // Always without Nagle: a greeting written after the
                 // handshake would otherwise wait for the client's ACK.
                 client.setNoDelay(true)
-                emitter.send(accepted(try filteredConnection(client, filterProvider)))
+                deliver(accepted(try filteredConnection(client, filterProvider)))
                 return
             }
             client.setNoDelay(noDelay)
-            emitter.send(accepted(TCPConnection(transport: .socket(client))))
+            deliver(accepted(TCPConnection(transport: .socket(client))))
         } catch {
             report(error)
         }
@@ -303,13 +307,22 @@ public final class TCPServer: EmitterProtocol, LoopResource {
 
     /// Accepts a simulated client (a test context's).
     func accept(_ socket: SimulatedSocket) {
-        emitter.send(accepted(TCPConnection(transport: .simulated(socket))))
+        deliver(accepted(TCPConnection(transport: .simulated(socket))))
     }
 
     /// `connection`, which the app's shutdown drains.
     private func accepted(_ connection: TCPConnection) -> TCPConnection {
         if let shutdown { connection.drain(in: shutdown) }
         return connection
+    }
+
+    /// Hands `connection` to ``acceptHandler``, or sends it.
+    private func deliver(_ connection: TCPConnection) {
+        if let acceptHandler {
+            acceptHandler(connection)
+        } else {
+            emitter.send(connection)
+        }
     }
 
     private func report(_ error: LoopError) {
