@@ -107,10 +107,8 @@ final class TLSEngine: StreamFilter {
         let result = SSL_do_handshake(ssl)
         if result == 1 { return true }
         let error = SSL_get_error(ssl, result)
-        if error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE {
-            Self.clearErrors()
-            return false
-        }
+        // SSL_get_error answers WANT_READ only with the queue empty.
+        if error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE { return false }
         broken = true
         throw handshakeFailure(error)
     }
@@ -122,7 +120,7 @@ final class TLSEngine: StreamFilter {
         if SSL_read_ex(ssl, base, buffer.count, &count) == 1 { return count }
         switch SSL_get_error(ssl, 0) {
         case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
-            Self.clearErrors()
+            // Answered only with the queue empty: nothing to clear.
             return 0
         case SSL_ERROR_ZERO_RETURN:
             return nil
