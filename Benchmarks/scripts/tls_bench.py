@@ -22,6 +22,11 @@ chunk) it echoed, warm-up included. Client CPU: TLSLoad's own CPU time
 over its wall time, the largest of the run: well under 100% says the
 client was not the bottleneck.
 
+When the client used 90% of its CPU or more in some round (a quiet
+machine: TLSLoad does for each echo what the server does, and for each
+handshake more), it set the pace; the verdict is then on the servers'
+CPU per message (the anchor's over Compose's, "capacity") instead.
+
 Handshakes: TLSLoad keeps 16 connections handshaking at a time (connect,
 full handshake, close_notify, close, again) against each server in
 rotating order; handshakes per second, and the server's CPU per
@@ -154,6 +159,18 @@ def ratio(ours, theirs):
     return statistics.median(values), min(values), max(values)
 
 
+def verdict(what, anchor, to, capacity, client):
+    """A target line: Compose ≥ 0.9x `anchor` in throughput (`to`: the
+    median and extremes of the rounds' ratios), unless the client used
+    90% of its CPU or more in a round: then the client, not the server,
+    set the pace, and the verdict is on the capacity, the anchor's CPU
+    per message over Compose's."""
+    measured = f"{to[0]:.2f}x, rounds {to[1]:.2f} to {to[2]:.2f}; CPU per message {capacity:.2f}x; client CPU up to {client * 100:.0f}%"
+    if client >= 0.9:
+        return (f"{what}: Compose ≥ 0.9x {anchor} (client-bound: judged on CPU per message)", measured, capacity >= 0.9)
+    return (f"{what}: Compose ≥ 0.9x {anchor}", measured, to[0] >= 0.9)
+
+
 def echo(args, certificate, key, targets):
     servers = start_servers(args, certificate, key)
     print("| load | server | throughput | to C | rounds' ratios | p50 RTT | p99 RTT | server CPU/msg (user+sys) | client CPU, most |")
@@ -181,8 +198,9 @@ def echo(args, certificate, key, targets):
                     if mode != "stream" else ("", "")
                 print(f"| {name} | {server.name} | {shown} | {to} | {spread} | {rtt[0]} | {rtt[1]} "
                       f"| {statistics.median(r[3] for r in values) * 1e9:,.0f} ns | {max(r[4] for r in values) * 100:.0f}% |")
-            targets.append((f"TLS echo {name}: Compose ≥ 0.9x C libuv + OpenSSL",
-                            f"{to_c[0]:.2f}x, rounds {to_c[1]:.2f} to {to_c[2]:.2f}", to_c[0] >= 0.9))
+            targets.append(verdict(f"TLS echo {name}", "C libuv + OpenSSL", to_c,
+                                   statistics.median(r[3] for r in c) / statistics.median(r[3] for r in compose),
+                                   max(r[4] for r in compose + c)))
     finally:
         for server in servers:
             server.stop()
@@ -207,8 +225,9 @@ def handshakes(args, certificate, key, targets):
             print(f"| {server.name} | {statistics.median(r[0] for r in values):,.0f} | {to[0]:.2f}x | {to[1]:.2f}-{to[2]:.2f} "
                   f"| {statistics.median(r[1] for r in values) * 1e6:,.0f} µs | {max(r[2] for r in values) * 100:.0f}% |")
             if server.name != "Compose":
-                targets.append((f"handshakes per second: Compose ≥ 0.9x {server.name}",
-                                f"{to[0]:.2f}x, rounds {to[1]:.2f} to {to[2]:.2f}", to[0] >= 0.9))
+                targets.append(verdict("handshakes per second", server.name, to,
+                                       statistics.median(r[1] for r in values) / statistics.median(r[1] for r in results["Compose"]),
+                                       max(r[2] for r in results["Compose"] + values)))
     finally:
         for server in servers:
             server.stop()
