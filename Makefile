@@ -5,6 +5,7 @@
 #   make run-keyvalue  runs the redis-protocol example on port 6380 (installs redis-cli)
 #   make bench  runs the benchmarks (release build) and prints the table
 #   make bench-redis  redis-benchmark against the key-value example and redis-server
+#   make bench-tls    TLS echo, handshakes and idle memory against C libuv + OpenSSL
 #   make bench-instructions  counts instructions per operation with callgrind
 #   make bench-echo-counts   system calls and instructions per echo message
 #   make bench-linking  the echo servers' memory and first echo linked other ways
@@ -21,19 +22,21 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build test test-asan test-tsan run run-keyvalue client-deps redis-deps bench bench-redis bench-instructions bench-echo-counts bench-linking deps clean check-leaks soak docs docs-preview install uninstall
+.PHONY: all build test test-asan test-tsan run run-keyvalue client-deps redis-deps bench bench-redis bench-tls bench-instructions bench-echo-counts bench-linking deps clean check-leaks soak docs docs-preview install uninstall
 
 all: build
 
-# libuv1-dev and libssl-dev (and pkg-config, which SwiftPM uses to find
-# them) when missing; the openssl command too, the peer of the TLS tests
-# (s_client, s_server) and the maker of their test certificates.
+# libuv1-dev, libssl-dev and libhttp-parser-dev (and pkg-config, which
+# SwiftPM uses to find the first two; http-parser has no .pc file, so its
+# header is looked for) when missing; the openssl command too, the peer of
+# the TLS tests (s_client, s_server) and the maker of their test
+# certificates; curl, a peer of the HTTP tests.
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libuv || ! pkg-config --exists openssl || \
-	    ! command -v openssl >/dev/null 2>&1; then \
-		echo "Installing libuv1-dev, libssl-dev, openssl and pkg-config with apt-get..."; \
+	    ! [ -f /usr/include/http_parser.h ] || ! command -v openssl >/dev/null 2>&1 || ! command -v curl >/dev/null 2>&1; then \
+		echo "Installing libuv1-dev, libssl-dev, libhttp-parser-dev, openssl, curl and pkg-config with apt-get..."; \
 		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libuv1-dev libssl-dev openssl pkg-config; \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libuv1-dev libssl-dev libhttp-parser-dev openssl curl pkg-config; \
 	fi
 
 build: deps
@@ -166,6 +169,7 @@ bench: deps
 	cd Benchmarks && $(SWIFT) build -c release && $(SWIFT) run -c release --skip-build ComposeBenchmarks
 	$(MAKE) bench-instructions
 	$(MAKE) bench-redis
+	$(MAKE) bench-tls
 
 # redis-benchmark against the key-value example (release build) and
 # redis-server 7 in one run (Benchmarks/scripts/redis_bench.py): requests
@@ -179,6 +183,21 @@ bench-redis: deps
 	find Sources Examples/KeyValue -name '*.swift' -exec touch {} +
 	$(SWIFT) build -c release --product ComposeKeyValue
 	python3 Benchmarks/scripts/redis_bench.py --keyvalue .build/release/ComposeKeyValue $(ARGS)
+
+# TLS (Benchmarks/scripts/tls_bench.py): the echo daemon with `tls:`
+# (EchoTLSCompose) against EchoC with OpenSSL through memory BIOs
+# (EchoTLSC, the anchor) under TLSLoad (EchoLoad over OpenSSL): ping-pong
+# 64 B on 1 and 50 connections and a 16 KiB stream, servers pinned to CPU
+# 0, the client to CPU 1, rounds in rotating order, medians and ratios of
+# the same rounds, server CPU per message and the client's CPU share;
+# full handshakes per second (no resumption) against both and `openssl
+# s_server`; memory per idle TLS connection (1,000). ARGS="--quick" for 3
+# rounds, ARGS="--only handshake" for one part. About 2 minutes. The
+# sources are touched first (see bench).
+bench-tls: deps
+	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
+	cd Benchmarks && for product in EchoTLSCompose EchoTLSC TLSLoad; do \
+		$(SWIFT) build -c release --product $$product || exit 1; done && python3 scripts/tls_bench.py --bin .build/release $(ARGS)
 
 # Instructions per operation of the in-process cases, counted by valgrind's
 # callgrind (Benchmarks/scripts/instructions.py): repeatable on a busy
@@ -260,7 +279,7 @@ uninstall:
 # reference fails), then scripts/doc-coverage.py fails on any public symbol
 # without a doc comment. No network needed. Its own scratch path, so it
 # never invalidates the test build. Archives: .build-docs/plugins/Swift-DocC/outputs/.
-DOC_TARGETS := Compose ComposeApp ComposePersistence ComposeConfiguration ComposeFraming ComposeTLS ComposeTesting
+DOC_TARGETS := Compose ComposeApp ComposePersistence ComposeConfiguration ComposeFraming ComposeTLS ComposeHTTP ComposeTesting
 docs: deps
 	$(SWIFT) package --scratch-path .build-docs generate-documentation \
 		$(foreach t,$(DOC_TARGETS),--target $(t)) --warnings-as-errors

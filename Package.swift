@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ComposeConfiguration", targets: ["ComposeConfiguration"]),
         .library(name: "ComposeFraming", targets: ["ComposeFraming"]),
         .library(name: "ComposeTLS", targets: ["ComposeTLS"]),
+        .library(name: "ComposeHTTP", targets: ["ComposeHTTP"]),
         .library(name: "ComposeTesting", targets: ["ComposeTesting"]),
         .executable(name: "compose", targets: ["ComposeTool"]),
     ],
@@ -44,6 +45,9 @@ let package = Package(
         // of protocol code (docs/protocols.md says why it is not linked
         // into ComposeApp).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // ComposeHTTP: the currency types of HTTP on Swift servers
+        // (HTTPRequest, HTTPResponse, HTTPFields; Hummingbird's too).
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(
@@ -105,6 +109,25 @@ let package = Package(
             dependencies: ["ComposeApp", "CLibSSL", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        // Debian's libhttp-parser (libhttp-parser-dev, 2.9.4; no pkg-config
+        // file), for ComposeHTTP only.
+        .systemLibrary(
+            name: "CHTTPParser",
+            providers: [.apt(["libhttp-parser-dev"])]
+        ),
+        // An HTTP/1.1 server on the loop: routes declared by components,
+        // requests as emitters. A module of its own so that apps which
+        // serve no HTTP link neither the parser nor HTTPTypes
+        // (docs/protocols.md, "HTTP").
+        .target(
+            name: "ComposeHTTP",
+            dependencies: [
+                "ComposeApp", "CHTTPParser",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "ComposeTesting",
             dependencies: [
@@ -137,7 +160,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ComposeChat",
-            dependencies: ["ComposeApp", "ComposeConfiguration", .product(name: "Prometheus", package: "swift-prometheus")],
+            dependencies: ["ComposeApp", "ComposeConfiguration", "ComposeTLS", .product(name: "Prometheus", package: "swift-prometheus")],
             path: "Examples/Chat",
             swiftSettings: strictSettings
         ),
@@ -195,7 +218,8 @@ let package = Package(
         // and the chat daemon above).
         .executableTarget(
             name: "ComposeFixture",
-            dependencies: ["ComposeApp"],
+            // ComposeTLS: the `tls` scenario of `make check-leaks`.
+            dependencies: ["ComposeApp", "ComposeTLS"],
             path: "Tests/Fixtures/AppFixture",
             swiftSettings: strictSettings
         ),
@@ -216,6 +240,9 @@ let package = Package(
                 "ComposeFraming",
                 // TLS over real sockets, against openssl and Python (TLSTests).
                 "ComposeTLS",
+                // HTTP over real sockets, against curl, Python and raw sockets (HTTP*Tests).
+                "ComposeHTTP",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 // `compose inspect` against the chat daemon (InspectEndToEndTests).
                 "ComposeTool",
                 .product(name: "PropertyBased", package: "swift-property-based"),
@@ -244,7 +271,7 @@ let package = Package(
         // (plain `import`, never `@testable`).
         .testTarget(
             name: "ReadmeSamplesTests",
-            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeConfiguration", "ComposeStepper", "ComposeFraming", "ComposeTLS"],
+            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeConfiguration", "ComposeStepper", "ComposeFraming", "ComposeTLS", "ComposeHTTP"],
             swiftSettings: strictSettings
         ),
     ],

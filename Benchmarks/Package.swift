@@ -15,6 +15,8 @@ let strictSettings: [SwiftSetting] = [
 /// The C contenders: optimised like the Swift ones, every warning enabled.
 let cSettings: [CSetting] = [.unsafeFlags(["-O2", "-Wall", "-Wextra"])]
 let libuv: [LinkerSetting] = [.linkedLibrary("uv")]
+/// The platform's OpenSSL (libssl-dev), for the TLS contenders.
+let openssl: [LinkerSetting] = [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
 /// The Swift runtime, the standard library and Foundation linked into the
 /// executable (unsafeFlags are fine: nothing depends on this package).
 /// FoundationEssentials' static archive needs two more that the driver
@@ -176,6 +178,18 @@ let package = Package(
         ),
         .executableTarget(name: "EchoSwiftUVStatic", dependencies: ["CUV"], swiftSettings: strictSettings, linkerSettings: staticStdlib),
         .executableTarget(name: "EchoLoad", cSettings: cSettings, linkerSettings: [.linkedLibrary("pthread")]),
+
+        // TLS echo and handshakes (make bench-tls, scripts/tls_bench.py):
+        // EchoCompose's daemon with `tls:` on its listener, EchoC with
+        // OpenSSL through memory BIOs (the anchor), and their load client,
+        // EchoLoad over OpenSSL.
+        .executableTarget(
+            name: "EchoTLSCompose",
+            dependencies: [.product(name: "ComposeTLS", package: "Compose")],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(name: "EchoTLSC", cSettings: cSettings, linkerSettings: libuv + openssl),
+        .executableTarget(name: "TLSLoad", cSettings: cSettings, linkerSettings: openssl),
     ],
     swiftLanguageModes: [.v6]
 )

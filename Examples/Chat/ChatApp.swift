@@ -2,6 +2,11 @@
 //
 //   nc 127.0.0.1 7070
 //
+// Over TLS, with a certificate chain and its key (PEM files):
+//
+//   swift run ComposeChat --tls-cert cert.pem --tls-key key.pem
+//   openssl s_client -connect 127.0.0.1:7070 -quiet
+//
 // The tree:
 //
 //   ChatApp

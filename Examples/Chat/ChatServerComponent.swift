@@ -1,4 +1,5 @@
 import ComposeApp
+import ComposeTLS
 
 /// Accepts clients and keeps one SessionComponent per connection.
 ///
@@ -13,7 +14,13 @@ struct ChatServerComponent: Component {
     init(settings: ChatSettings, hub: ChatHub) {
         self.settings = settings
         self.hub = hub
-        listener = TCPServer(host: settings.host, port: settings.port)
+        if let tls = settings.tls {
+            listener = TCPServer(host: settings.host, port: settings.port, tls: tls)
+        } else {
+            // Plaintext, unless the TLS settings are half there: then
+            // nothing listens, and the daemon exits 1 saying why.
+            listener = TCPServer(host: settings.host, port: settings.port, startsWithComponent: settings.tlsProblem == nil)
+        }
     }
 }
 
@@ -63,6 +70,14 @@ extension ChatServerComponent {
         }
 
         didAppear += {
+            if let problem = settings.tlsProblem {
+                Application.print("cannot listen: \(problem)")
+                Application.shutdown(status: 1)
+                return
+            }
+            if listener.isListening, let tls = settings.tls {
+                Application.print("serving TLS with the certificate chain \(tls.certificateChainFile ?? "")")
+            }
             if listener.isListening {
                 Application.print("listening on \(settings.host):\(listener.port)")
             }

@@ -1,4 +1,6 @@
 import ComposeApp
+// TLS (`--tls-cert`, `--tls-key`).
+import ComposeTLS
 // JSON configuration files (`--config chat.json`).
 import ComposeConfiguration
 import Foundation
@@ -10,6 +12,7 @@ import Foundation
 ///     ComposeChat --port 7070 --motd motd.txt --idle-seconds 300 --room-capacity 32 --max-line 4096 --send-queue 262144
 ///     CHAT_PORT=7070 CHAT_MOTD=motd.txt CHAT_IDLE_SECONDS=300 CHAT_ROOM_CAPACITY=32 CHAT_MAX_LINE=4096 CHAT_SEND_QUEUE=262144 ComposeChat
 ///     ComposeChat --config chat.json     # {"port": 7070, "roomCapacity": 8}, or CHAT_CONFIG=chat.json
+///     ComposeChat --tls-cert cert.pem --tls-key key.pem   # TLS (CHAT_TLS_CERT, CHAT_TLS_KEY)
 ///
 /// `ComposeChat --help` lists them. A value that does not parse (or a port
 /// out of range, a room capacity, line length or send queue below 1) is
@@ -36,6 +39,12 @@ struct ChatSettings {
     /// The port `GET /metrics` answers on (Prometheus text); `nil`, the
     /// default, serves no metrics.
     var metricsPort: UInt16?
+    /// The certificate chain (PEM: the certificate, then its
+    /// intermediates) and private key (PEM) of a chat served over TLS;
+    /// both `nil`, the default, serve plaintext. One without the other is
+    /// a configuration error (``tlsProblem``).
+    var tlsCertificate: String?
+    var tlsKey: String?
 }
 
 extension ChatSettings {
@@ -52,6 +61,8 @@ extension ChatSettings {
             "maxLine": "The longest line a client may send, in bytes; a longer one disconnects that client.",
             "sendQueue": "The most bytes that may wait for a client that does not read; past it, that client is disconnected (and after 30 s above a quarter of it).",
             "metricsPort": "Serve GET /metrics (Prometheus text) on this port of 127.0.0.1; 0 picks a free one. Off unless set.",
+            "tlsCert": "Serve TLS with this certificate chain (PEM file: the certificate, then its intermediates); needs --tls-key. Plaintext unless set.",
+            "tlsKey": "The private key (PEM file) of the --tls-cert certificate.",
         ]
     )
 
@@ -67,6 +78,26 @@ extension ChatSettings {
         maxLineLength = Self.positive(config.int(forKey: "maxLine", default: defaults.maxLineLength)) ?? defaults.maxLineLength
         sendQueueLimit = Self.positive(config.int(forKey: "sendQueue", default: defaults.sendQueueLimit)) ?? defaults.sendQueueLimit
         metricsPort = config.int(forKey: "metricsPort").flatMap { UInt16(exactly: $0) } ?? defaults.metricsPort
+        tlsCertificate = config.string(forKey: "tlsCert") ?? defaults.tlsCertificate
+        tlsKey = config.string(forKey: "tlsKey") ?? defaults.tlsKey
+    }
+
+    /// The TLS configuration when both the certificate and the key are
+    /// set; `nil` for plaintext.
+    var tls: TLSConfiguration? {
+        guard let tlsCertificate, let tlsKey else { return nil }
+        return .server(certificateChain: tlsCertificate, privateKey: tlsKey)
+    }
+
+    /// What is wrong with the TLS settings, if anything: a certificate
+    /// without its key or a key without its certificate (the daemon then
+    /// refuses to start rather than serve plaintext by mistake).
+    var tlsProblem: String? {
+        switch (tlsCertificate, tlsKey) {
+        case (.some, nil): "--tls-cert needs --tls-key (CHAT_TLS_KEY) too"
+        case (nil, .some): "--tls-key needs --tls-cert (CHAT_TLS_CERT) too"
+        default: nil
+        }
     }
 
     private static func positive(_ value: Int) -> Int? {

@@ -141,6 +141,25 @@ public struct TLSConfiguration: Sendable, Hashable {
         return configuration
     }
 
+    // MARK: Operation
+
+    /// The most connections a server holds whose handshake has not ended
+    /// (completed, failed or timed out): 256 by default; `nil` for no cap.
+    ///
+    /// Past it, the server accepts nothing more until a handshake ends:
+    /// new connections wait, not accepted, in the kernel's listen backlog
+    /// (`backlog`), and are accepted, oldest first, as handshakes end; each
+    /// one's ``handshakeTimeout`` starts when it is accepted. So a flood
+    /// of clients that connect and never finish costs at most this many
+    /// engines (a few KiB each before the client's hello, tens of KiB
+    /// during a handshake), and honest clients are delayed rather than
+    /// refused: until the stalled ones time out when they hold every
+    /// place, not at all otherwise (the wait is per listener, and the
+    /// loop serves every handshake it holds). Handshakes that complete
+    /// leave their place at once; a connection's life after its
+    /// handshake has no cap here.
+    public var maximumHandshakesInFlight: Int? = 256
+
     private init(isServer: Bool) {
         self.isServer = isServer
     }

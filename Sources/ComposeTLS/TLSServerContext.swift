@@ -10,6 +10,18 @@ final class TLSServerContext: StreamFilterProvider {
     /// The server's initializer, for messages (`TCPServer(tls:)`).
     private let server: String
 
+    // The listener's life (TLSServerContext+Operation.swift).
+    /// The listener, while it listens.
+    weak var listener: TCPServer?
+    /// Its app, while it listens.
+    weak var appContext: AppContext?
+    /// `host:port`, as it listens.
+    var listenerName = ""
+    /// The app's configuration reloads, which reload the certificate.
+    var reloads: Subscription?
+    /// The certificate whose expiry the app's metrics report.
+    var reportedCertificate: ListenerCertificate?
+
     init(_ configuration: TLSConfiguration, server: String = "TCPServer(tls:)") {
         self.configuration = configuration
         self.server = server
@@ -31,4 +43,20 @@ final class TLSServerContext: StreamFilterProvider {
     }
 
     var handshakeTimeout: Duration? { configuration.handshakeTimeout }
+
+    /// The context new connections are made from, while the listener
+    /// listens (or since it last did).
+    var currentContext: TLSContext? { context }
+
+    /// Reads the certificate chain and key again into a new context, for
+    /// the connections accepted from now on; those accepted before keep
+    /// theirs (each engine holds its context). On failure the current one
+    /// stays.
+    func reloadContext() throws(LoopError) {
+        context = try TLSContext(configuration)
+    }
+
+    isolated deinit {
+        reloads?.cancel()
+    }
 }

@@ -90,6 +90,8 @@ import Testing
             ("--room-capacity <int>", "CHAT_ROOM_CAPACITY", "default: 32"),
             ("--max-line <int>", "CHAT_MAX_LINE", "default: 4096"),
             ("--send-queue <int>", "CHAT_SEND_QUEUE", "default: 262144"),
+            ("--tls-cert <string>", "CHAT_TLS_CERT", "no default"),
+            ("--tls-key <string>", "CHAT_TLS_KEY", "no default"),
             ("--config <file>", "CHAT_CONFIG", "no default"),
         ] {
             #expect(lines.contains { $0.hasPrefix("  \(flag)") && $0.contains(variable) && $0.hasSuffix(value) }, "\(flag)\n\(help.transcript)")

@@ -85,6 +85,7 @@ extension LoopReport {
             "simulated": .bool(isSimulated),
             "handleCount": .int(handleCount),
             "handles": .object(handles.map { InspectionJSON.Member(key: $0.type, value: .int($0.count)) }),
+            "listeners": .array(listeners.map(\.json)),
             "connections": .array(connections.map { connection in
                 .object([
                     "path": connection.path.map { .string($0) },
@@ -105,6 +106,28 @@ extension LoopReport {
             "inspectors": .int(inspectors),
             // Always present, `null` when nothing measures it.
             "health": health.map(\.json) ?? .null,
+        ])
+    }
+}
+
+extension LoopReport.Listener {
+    var json: InspectionJSON {
+        .object([
+            "path": .string(path),
+            "address": .string(address),
+            "listening": .bool(isListening),
+            "tls": isTLS ? .object([
+                "handshakesInFlight": .int(handshakesInFlight),
+                "maximumHandshakesInFlight": maximumHandshakesInFlight.map { .int($0) },
+                "certificates": .array(certificates.map { certificate in
+                    .object([
+                        "file": .string(certificate.file),
+                        "subject": .string(certificate.subject),
+                        "notAfter": .string(InspectionText.utc(.seconds(certificate.notAfter))),
+                        "expiresIn": .seconds(.seconds(certificate.notAfter) - wallClock),
+                    ])
+                }),
+            ]) : nil,
         ])
     }
 }

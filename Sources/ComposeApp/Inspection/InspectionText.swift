@@ -108,6 +108,21 @@ enum InspectionText {
             lines.append("handles: \(report.handleCount) open")
             lines += wrap(report.handles.map { "\($0.type) \($0.count)" }, indent: "  ", width: width == 0 ? InspectionRequest.defaultWidth : width)
         }
+        if !report.listeners.isEmpty {
+            lines.append("listeners: \(report.listeners.count)")
+            for listener in report.listeners {
+                var line = "  \(pad(listener.address, 22)) "
+                if listener.isTLS {
+                    line += "TLS, handshakes \(listener.handshakesInFlight)\(listener.maximumHandshakesInFlight.map { "/\($0)" } ?? "")  "
+                }
+                line += listener.path
+                if !listener.isListening { line += " (not listening)" }
+                lines.append(line)
+                for certificate in listener.certificates {
+                    lines.append("    \(certificate.subject)  \(expiry(certificate.notAfter, now: listener.wallClock))  \(certificate.file)")
+                }
+            }
+        }
         lines.append("connections: \(report.connections.count)")
         for connection in report.connections {
             var line = "  \(pad(connection.peer, 22)) queued \(pad(bytes(connection.queuedBytes), 9))"
@@ -241,6 +256,19 @@ enum InspectionText {
         let tenths = attoseconds / 100_000_000_000_000_000
         if seconds >= 1 { return tenths == 0 ? "\(seconds)s" : "\(seconds).\(tenths)s" }
         return "\(attoseconds / 1_000_000_000_000_000)ms"
+    }
+
+    /// When a certificate expires, seen `now` (since the Unix epoch):
+    /// `expires 2026-12-01T00:00:00.000Z (in 29d 23h)`, or `expired ...
+    /// (3h 02m ago)`.
+    static func expiry(_ notAfter: Int64, now: Duration) -> String {
+        let left = Duration.seconds(notAfter) - now
+        let date = utc(.seconds(notAfter))
+        func span(_ duration: Duration) -> String {
+            let seconds = duration.components.seconds
+            return seconds >= 2 * 86_400 ? "\(seconds / 86_400)d \(two(seconds % 86_400 / 3_600))h" : self.duration(duration)
+        }
+        return left > .zero ? "expires \(date) (in \(span(left)))" : "expired \(date) (\(span(.zero - left)) ago)"
     }
 
     /// `512 B`, `12 KiB`, `3.5 MiB`.

@@ -2,11 +2,12 @@ internal import CLibUV
 import Compose
 
 /// What `compose inspect PID loop` shows: the loop's open handles by type,
-/// the connections with their peer and queued bytes, the child processes,
-/// and the loop's health when something measures it
-/// (``LoopHealthReporting``).
+/// the TCP listeners (with, for a TLS one, its handshakes in flight and its
+/// certificates' subject and expiry), the connections with their peer and
+/// queued bytes, the child processes, and the loop's health when something
+/// measures it (``LoopHealthReporting``).
 ///
-/// Connections and child processes stored in components are found in the
+/// Listeners, connections and child processes stored in components are found in the
 /// tree (so they are named by their component's path); in a live app,
 /// libuv's list of handles (`uv_walk`) adds those no component holds. A
 /// test context has no libuv loop: its report lists what the tree holds
@@ -19,6 +20,23 @@ struct LoopReport {
         var peer: String
         var queuedBytes: Int
         var isClosing: Bool
+    }
+
+    struct Listener {
+        /// The component property holding it (`app.server.listener`).
+        var path: String
+        /// `host:port`.
+        var address: String
+        var isListening: Bool
+        /// Whether it serves TLS.
+        var isTLS: Bool
+        var handshakesInFlight: Int
+        var maximumHandshakesInFlight: Int?
+        /// The certificates a TLS listener presents now.
+        var certificates: [ListenerCertificate]
+        /// The wall-clock time of the report (since the Unix epoch), which
+        /// the certificates' expiry is counted from.
+        var wallClock: Duration
     }
 
     struct ChildProcessEntry {
@@ -39,6 +57,7 @@ struct LoopReport {
     var isSimulated: Bool
     /// Open handles (not closing) by libuv type name, most first.
     var handles: [(type: String, count: Int)] = []
+    var listeners: [Listener] = []
     var connections: [Connection] = []
     var processes: [ChildProcessEntry] = []
     /// Inspection clients connected now.
@@ -63,6 +82,8 @@ struct LoopReport {
                     if let connection = attachment as? TCPConnection {
                         if let handle = connection.transport.streamHandle { known.insert(ObjectIdentifier(handle)) }
                         report.connections.append(Connection(path: path, peer: connection.remoteAddress, queuedBytes: connection.queuedBytes, isClosing: connection.transport.isClosing))
+                    } else if let server = attachment as? TCPServer {
+                        report.listeners.append(Listener(server, path: path))
                     } else if let child = attachment as? ChildProcess {
                         if let handle = child.process { known.insert(ObjectIdentifier(handle)) }
                         report.processes.append(ChildProcessEntry(path: path, executable: child.executable, pid: child.pid, state: child.inspectionState, termination: child.termination?.description))
@@ -122,5 +143,22 @@ extension ChildProcess {
         case .draining: "draining"
         case .idle: termination == nil ? "idle" : "exited"
         }
+    }
+}
+
+extension LoopReport.Listener {
+    @MainActor
+    init(_ server: TCPServer, path: String) {
+        let listening = server.filterListening
+        self.init(
+            path: path,
+            address: server.host.contains(":") ? "[\(server.host)]:\(server.port)" : "\(server.host):\(server.port)",
+            isListening: server.isListening,
+            isTLS: server.filterProvider != nil,
+            handshakesInFlight: server.handshakesInFlight,
+            maximumHandshakesInFlight: listening?.maximumHandshakesInFlight,
+            certificates: server.isListening ? listening?.certificates ?? [] : [],
+            wallClock: Inspection.wallClock()
+        )
     }
 }

@@ -22,12 +22,14 @@ extension AppContext {
         get { appMetrics?.factory }
         set {
             guard let newValue else {
-                metricsStore = nil
+                metricsState.metrics = nil
+                metricsState.certificateExpiries.bind(to: nil, app: name)
                 return
             }
             let metrics = AppMetrics(factory: newValue, app: name)
             metrics.reportInitialGauges()
-            metricsStore = metrics
+            metricsState.metrics = metrics
+            metricsState.certificateExpiries.bind(to: newValue, app: name)
             updateMetrics()
         }
     }
@@ -36,16 +38,37 @@ extension AppContext {
     /// ``metricsFactory`` now (a scrape handler calls it before it
     /// renders); does nothing without one.
     public func updateMetrics() {
-        appMetrics?.update(loop: eventLoop?.counters.pointee, app: counters)
+        guard let metrics = appMetrics else { return }
+        metrics.update(loop: eventLoop?.counters.pointee, app: counters)
+        metricsState.certificateExpiries.update()
     }
 
     /// The metric objects, once ``metricsFactory`` is set.
-    var appMetrics: AppMetrics? { metricsStore as? AppMetrics }
+    var appMetrics: AppMetrics? { (metricsStore as? MetricsState)?.metrics }
+
+    /// What the app's metrics are made of, made on first use: kept
+    /// without a factory too, so that what is registered before one is
+    /// set (a TLS listener's certificate) is reported once it is.
+    var metricsState: MetricsState {
+        if let state = metricsStore as? MetricsState { return state }
+        let state = MetricsState()
+        metricsStore = state
+        return state
+    }
+
+    /// Reports the expiry of a certificate `listener` (`host:port`)
+    /// presents, read from `certificate` (its file), as the gauge
+    /// `compose_tls_certificate_expiry_seconds` (seconds until `notAfter`,
+    /// seconds since the Unix epoch), from now on, whenever a metrics
+    /// factory is set; `notAfter` `nil` removes it (the listener stopped).
+    package func reportCertificateExpiry(listener: String, certificate: String, notAfter: Int64?) {
+        metricsState.certificateExpiries.set(listener: listener, certificate: certificate, notAfter: notAfter)
+    }
 
     /// Takes `MetricsSystem`'s backend when one was bootstrapped and the
     /// app set none (the runtime, at start).
     func adoptBootstrappedMetrics() {
-        guard metricsStore == nil, !(MetricsSystem.factory is NOOPMetricsHandler) else { return }
+        guard appMetrics == nil, !(MetricsSystem.factory is NOOPMetricsHandler) else { return }
         metricsFactory = MetricsSystem.factory
     }
 
@@ -54,5 +77,6 @@ extension AppContext {
         guard let metrics = appMetrics else { return }
         metrics.recordLag(nanoseconds: lateness)
         metrics.update(loop: eventLoop?.counters.pointee, app: counters)
+        metricsState.certificateExpiries.update()
     }
 }

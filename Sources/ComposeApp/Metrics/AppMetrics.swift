@@ -20,6 +20,7 @@ import CoreMetrics
 /// | `compose_child_processes_running` | gauge | children running now |
 /// | `compose_restarts_total` | counter | supervised restarts |
 /// | `compose_store_saves_total`, `compose_store_save_failures_total` | counter | persisted store saves |
+/// | `compose_tls_certificate_expiry_seconds` | gauge | seconds until each TLS listener's certificate expires (dimensions `listener`, `certificate`; see ``CertificateExpiryGauges``) |
 @MainActor
 final class AppMetrics {
     let factory: any MetricsFactory

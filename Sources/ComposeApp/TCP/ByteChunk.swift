@@ -28,8 +28,9 @@ public struct ByteChunk: RandomAccessCollection, CustomStringConvertible {
         try body(bytes)
     }
 
-    /// The bytes, valid while this chunk (or a copy of it) exists.
-    var bytes: UnsafeRawBufferPointer {
+    /// The bytes, valid while this chunk (or a copy of it) exists
+    /// (`package`: ComposeHTTP's parser runs on them in place).
+    package var bytes: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: buffer.base, count: count)
     }
 

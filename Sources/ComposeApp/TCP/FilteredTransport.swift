@@ -18,11 +18,14 @@ import Compose
 /// **Writing.** The connection hands every write to ``write(copying:)``
 /// (``tryWrite(_:)`` takes nothing: the filter's output is what the
 /// socket must take, not the app's bytes). The bytes are encoded in
-/// pieces of at most ``pieceSize``, each queued on the socket as one
-/// write request that remembers how many of the app's bytes it carries;
-/// its completion reports those to the connection, so its queue, water
-/// marks, send-queue limits and drained signal count the app's bytes as
-/// for a plain socket. Writes made before the handshake completes wait
+/// pieces of at most ``pieceSize``; a piece's output is written at once
+/// when nothing is queued before it and the socket takes it all (its
+/// bytes then reported written at the end of the turn), and otherwise
+/// (what the socket left of it) queued on the socket as one write request
+/// that remembers how many of the app's bytes it carries; its completion
+/// reports those to the connection, so its queue, water marks,
+/// send-queue limits and drained signal count the app's bytes as for a
+/// plain socket. Writes made before the handshake completes wait
 /// here (counted in the connection's queue) and are encoded when it does.
 ///
 /// **Closing.** ``close()`` ends the filter's output (TLS's close_notify)
@@ -34,7 +37,7 @@ import Compose
 /// ``TCPConnection/errors``), after the filter's alert was handed to the
 /// socket.
 @MainActor
-final class FilteredTransport: TurnResumable {
+final class FilteredTransport: TurnResumable, EndOfTurnWork {
     /// The socket.
     let handle: StreamHandle
     /// The filter (ComposeTLS's engine).
@@ -73,8 +76,15 @@ final class FilteredTransport: TurnResumable {
     /// The sums of `bytes` and `encoded` over the queued requests.
     private var queuedBytes = 0
     private var queuedEncoded = 0
+    /// The app's bytes whose output the socket took at once this turn,
+    /// reported written at its end (``endOfTurn()``).
+    private var writtenAtOnce = 0
     /// The handshake's deadline, while it runs.
     private var handshakeDeadline: (action: ScheduledAction, scheduler: any Scheduler)?
+    /// A server connection's place among its listener's handshakes in
+    /// flight (``TCPServer/handshakesInFlight``), given back when the
+    /// handshake ends (with its deadline, ``cancelHandshakeDeadline()``).
+    var handshakeSlot: HandshakeSlot?
 
     /// The most of the app's bytes encoded into one write request: large
     /// writes leave as several, so that the socket's queue reports their
@@ -325,18 +335,38 @@ final class FilteredTransport: TurnResumable {
         }
     }
 
-    /// Queues the filter's output on the socket as one write request
-    /// carrying `count` of the app's bytes.
+    /// Hands the filter's output to the socket, carrying `count` of the
+    /// app's bytes: written at once when nothing is queued before it and
+    /// the socket takes it all (as a plain connection's write is, and the
+    /// C server of `make bench-tls` does: no copy, no write request), its
+    /// `count` then reported at the end of the turn, as libuv would report
+    /// a request's, never during the connection's own write call;
+    /// otherwise (what is left of it) queued as one write request.
     private func queueOutput(carrying count: Int) throws(LoopError) {
         var failure: LoopError?
         var queued = false
         filter.takeOutput { output in
             guard output.count > 0 else { return }
             do throws(LoopError) {
-                try handle.queueWrite(copying: output)
-                requests.append((count, output.count))
-                queuedBytes += count
-                queuedEncoded += output.count
+                var rest = output
+                if requestsStart == requests.count, handle.turnState.pointee.watchesTurns, handle.unwrittenBytes == 0 {
+                    let result = handle.tryWriteAtOnce(output)
+                    if result < 0, !StreamHandle.wouldBlock(result) {
+                        throw LoopError("uv_try_write", code: result)
+                    }
+                    if result > 0 { rest = UnsafeRawBufferPointer(rebasing: output[Int(result)...]) }
+                }
+                if rest.isEmpty {
+                    if count > 0 {
+                        if writtenAtOnce == 0 { handle.loop.atEndOfTurn(self) }
+                        writtenAtOnce += count
+                    }
+                } else {
+                    try handle.queueWrite(copying: rest)
+                    requests.append((count, rest.count))
+                    queuedBytes += count
+                    queuedEncoded += rest.count
+                }
                 queued = true
             } catch {
                 failure = error
@@ -360,6 +390,15 @@ final class FilteredTransport: TurnResumable {
         } catch {
             fail(error)
         }
+    }
+
+    /// The end of the turn: the app's bytes whose output the socket took
+    /// at once, reported written (before any request queued after them
+    /// completes: those complete at a later turn).
+    func endOfTurn() {
+        let count = writtenAtOnce
+        writtenAtOnce = 0
+        if count > 0 { onWriteCompleted?(count, nil) }
     }
 
     private func socketWrote(_ count: Int, _ error: LoopError?) {
@@ -455,6 +494,8 @@ final class FilteredTransport: TurnResumable {
     }
 
     private func cancelHandshakeDeadline() {
+        handshakeSlot?.release()
+        handshakeSlot = nil
         guard let (action, scheduler) = handshakeDeadline else { return }
         handshakeDeadline = nil
         scheduler.cancel(action)

@@ -106,6 +106,22 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     /// Prepared (its certificates loaded) when the server starts
     /// listening.
     package var filterProvider: (any StreamFilterProvider)?
+    /// Connections accepted whose TLS handshake has not ended (completed,
+    /// failed, timed out, or the connection closed); 0 for a plain server.
+    /// A TLS server accepts no more while it holds its configuration's
+    /// `maximumHandshakesInFlight` (see ComposeTLS's
+    /// `TLSConfiguration.maximumHandshakesInFlight`): the next connection
+    /// waits, not accepted, until one ends.
+    public private(set) var handshakesInFlight = 0
+    /// A connection waits in libuv, not accepted, for a handshake in
+    /// flight to end (libuv stops watching the socket meanwhile).
+    private var acceptIsWaiting = false
+    /// Accepting resumes at the next loop turn.
+    private var acceptResumes = false
+    /// Where accepted connections go instead of ``emitter``, for a
+    /// server that serves them itself (ComposeHTTP's `HTTPServer`): no
+    /// dispatch per connection, and no observer in a component's scope.
+    package var acceptHandler: (@MainActor (TCPConnection) -> Void)?
     private var handle: TCPHandle?
     /// The shutdown of the app it listens in, which closes it first and
     /// drains the connections it accepts.
@@ -198,6 +214,7 @@ public final class TCPServer: EmitterProtocol, LoopResource {
             inherited.onConnection = { [unowned self] error in self.accept(error) }
             handle = inherited
             track(in: context)
+            filterListening?.listenerDidStart(self, context: context)
             return
         }
         let address = try SocketAddress(host: host, port: port)
@@ -213,6 +230,7 @@ public final class TCPServer: EmitterProtocol, LoopResource {
         server.onConnection = { [unowned self] error in self.accept(error) }
         handle = server
         track(in: context)
+        filterListening?.listenerDidStart(self, context: context)
     }
 
     private func track(in context: AppContext?) {
@@ -229,7 +247,10 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     public func close() {
         handle?.loop.launch.release(self)
         handle?.close()
+        if handle != nil { filterListening?.listenerDidStop(self) }
         handle = nil
+        // libuv closes the connection it held for us.
+        acceptIsWaiting = false
         network?.stopListening(port: port)
         network = nil
         shutdown?.listenerDidStop(ObjectIdentifier(self))
@@ -240,6 +261,13 @@ public final class TCPServer: EmitterProtocol, LoopResource {
         do throws(LoopError) {
             if let error { throw error }
             guard let server = handle else { return }
+            if let limit = filterListening?.maximumHandshakesInFlight, handshakesInFlight >= limit {
+                // Not accepted: libuv keeps it and stops watching the
+                // socket until uv_accept, so the next ones wait in the
+                // kernel's backlog (see handshakeDidEnd()).
+                acceptIsWaiting = true
+                return
+            }
             let client = try server.acceptClient()
             client.loop.counters.pointee.connectionsAccepted &+= 1
             client.setKeepAlive(keepAlive)
@@ -247,11 +275,11 @@ public final class TCPServer: EmitterProtocol, LoopResource {
                 // Always without Nagle: a greeting written after the
                 // handshake would otherwise wait for the client's ACK.
                 client.setNoDelay(true)
-                emitter.send(accepted(try filteredConnection(client, filterProvider)))
+                deliver(accepted(try filteredConnection(client, filterProvider)))
                 return
             }
             client.setNoDelay(noDelay)
-            emitter.send(accepted(TCPConnection(transport: .socket(client))))
+            deliver(accepted(TCPConnection(transport: .socket(client))))
         } catch {
             report(error)
         }
@@ -269,6 +297,8 @@ public final class TCPServer: EmitterProtocol, LoopResource {
             throw error
         }
         let transport = FilteredTransport(handle: client, filter: filter)
+        handshakesInFlight += 1
+        transport.handshakeSlot = HandshakeSlot(listener: self)
         let connection = TCPConnection(transport: .filtered(transport))
         let scheduler = (emitter.ownerContext ?? AppContext.current)?.scheduler
         transport.start(handshakeTimeout: provider.handshakeTimeout, scheduler: scheduler, peer: connection.remoteAddress)
@@ -277,13 +307,22 @@ public final class TCPServer: EmitterProtocol, LoopResource {
 
     /// Accepts a simulated client (a test context's).
     func accept(_ socket: SimulatedSocket) {
-        emitter.send(accepted(TCPConnection(transport: .simulated(socket))))
+        deliver(accepted(TCPConnection(transport: .simulated(socket))))
     }
 
     /// `connection`, which the app's shutdown drains.
     private func accepted(_ connection: TCPConnection) -> TCPConnection {
         if let shutdown { connection.drain(in: shutdown) }
         return connection
+    }
+
+    /// Hands `connection` to ``acceptHandler``, or sends it.
+    private func deliver(_ connection: TCPConnection) {
+        if let acceptHandler {
+            acceptHandler(connection)
+        } else {
+            emitter.send(connection)
+        }
     }
 
     private func report(_ error: LoopError) {
@@ -296,5 +335,32 @@ extension TCPServer: DrainableListener {
     /// The shutdown drains the app: stop listening.
     package func stopAccepting() {
         close()
+    }
+}
+
+extension TCPServer: TurnResumable {
+    /// The filter provider's part in the listener's life, if it has one
+    /// (ComposeTLS's server context).
+    var filterListening: (any StreamFilterListening)? {
+        filterProvider as? any StreamFilterListening
+    }
+
+    /// A handshake in flight ended (its ``HandshakeSlot`` was released):
+    /// a connection waiting to be accepted is accepted at the next loop
+    /// turn (not here: this may run inside another connection's close).
+    func handshakeDidEnd() {
+        handshakesInFlight -= 1
+        guard acceptIsWaiting, !acceptResumes, let loop = handle?.loop else { return }
+        acceptResumes = true
+        loop.resumeNextTurn(self, delivering: true)
+    }
+
+    /// The next loop turn after a handshake ended: accepts the connection
+    /// that waited (libuv then watches the socket again).
+    func resumeAfterBudget() {
+        acceptResumes = false
+        guard acceptIsWaiting, handle != nil else { return }
+        acceptIsWaiting = false
+        accept(nil)
     }
 }

@@ -18,9 +18,10 @@ struct InspectCommand: ParsableCommand {
           tree                 the live component tree: routes, instances,
                                emitters (observers, sends, last value),
                                stores, services
-          loop                 open handles by type, connections with their
-                               peer and queued bytes, child processes,
-                               loop lag when measured
+          loop                 open handles by type, listeners (a TLS one's
+                               certificate and its expiry), connections
+                               with their peer and queued bytes, child
+                               processes, loop lag when measured
           follow [PATH]        a live stream of sends, writes to
                                connections, route changes, lifecycle and
                                diagnostics under PATH (Ctrl-C to stop);

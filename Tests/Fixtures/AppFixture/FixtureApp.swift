@@ -66,6 +66,7 @@ struct FixtureApp: RouterComponent {
     let workers = WorkersScenario()
     let reentry = ReentryScenario()
     let sendQueue = SendQueueScenario()
+    let tls = TLSScenario()
     let router = Router(start: \Self.idle)
 
     var observers: Void {

@@ -1,0 +1,66 @@
+/// What a ``StreamFilterProvider`` may add to the life of its listener
+/// (ComposeTLS's server context): a cap on handshakes in flight, word of
+/// when the listener starts and stops listening (so that it can follow the
+/// app's configuration reloads and report its certificates' expiry), and
+/// the certificates `compose inspect` shows. A provider that does not
+/// conform gets none of these.
+@MainActor
+package protocol StreamFilterListening: StreamFilterProvider {
+    /// The most connections whose handshake has not ended that the
+    /// listener holds; past it the listener stops accepting until one
+    /// ends (see ``TCPServer/handshakesInFlight``). `nil` for no cap.
+    var maximumHandshakesInFlight: Int? { get }
+
+    /// `listener` started listening (after ``StreamFilterProvider/prepare()``)
+    /// in `context`'s app.
+    func listenerDidStart(_ listener: TCPServer, context: AppContext?)
+
+    /// `listener` stopped listening.
+    func listenerDidStop(_ listener: TCPServer)
+
+    /// The certificates new connections are given, for inspection.
+    var certificates: [ListenerCertificate] { get }
+}
+
+/// A certificate a listener presents, as `compose inspect PID loop`
+/// shows it.
+package struct ListenerCertificate: Sendable, Hashable {
+    /// The file it was read from.
+    package var file: String
+    /// Its subject, one line (`/CN=localhost`).
+    package var subject: String
+    /// When it expires: seconds since the Unix epoch (UTC).
+    package var notAfter: Int64
+
+    package init(file: String, subject: String, notAfter: Int64) {
+        self.file = file
+        self.subject = subject
+        self.notAfter = notAfter
+    }
+}
+
+/// One handshake in flight on a listener (``TCPServer/handshakesInFlight``):
+/// held by the connection's transport until its handshake ends (complete,
+/// failed, timed out, or the connection closed), then released, once,
+/// whichever comes first; its deinit releases it if the transport goes
+/// without (so a slot is never lost).
+@MainActor
+final class HandshakeSlot {
+    private weak var listener: TCPServer?
+    private var isReleased = false
+
+    init(listener: TCPServer) {
+        self.listener = listener
+    }
+
+    /// Gives the slot back to its listener (once).
+    func release() {
+        guard !isReleased else { return }
+        isReleased = true
+        listener?.handshakeDidEnd()
+    }
+
+    isolated deinit {
+        release()
+    }
+}

@@ -1,0 +1,52 @@
+// README.md, "A taste of the code": the shouter over TLS. Under TestApp its
+// clients are the simulated network's, plain (the handshake is not
+// simulated); real handshakes against openssl are TLSTests' and
+// ChatTLSDaemonTests' (Tests/ComposeAppTests).
+import ComposeTesting
+import Testing
+import ComposeTLS   // brings ComposeApp; only apps that import it link OpenSSL
+
+struct SecureShouter: Component {
+    let listener = TCPServer(port: 7443, tls: .server(
+        certificateChain: "/etc/shouter/fullchain.pem",
+        privateKey: "/etc/shouter/key.pem"
+    ))   // TLS 1.2 and 1.3, forward-secret suites only, a 10 s handshake timeout
+    let clients = InstanceComponent<ShoutingClient>()
+    var observers: Void {
+        listener += { connection in
+            clients.add { ShoutingClient(connection: connection) }
+        }
+        clients.forward(\.connection.didClose) += { id, _ in
+            clients.remove(id)
+        }
+        listener.errors += { error in   // a missing file, a key that is not the certificate's: named
+            print("cannot listen: \(error)")
+            Application.shutdown(status: 1)
+        }
+    }
+}
+
+@MainActor
+@Suite(.serialized) struct TLSSampleTests {
+    @Test func theSecureShoutersListenerServesTLSWithTheDefaultsTheCommentNames() throws {
+        let tls = try #require(SecureShouter().listener.tlsConfiguration)
+        #expect(tls.isServer)
+        #expect(tls.certificateChainFile == "/etc/shouter/fullchain.pem")
+        #expect(tls.privateKeyFile == "/etc/shouter/key.pem")
+        #expect(tls.minimumVersion == .tls12)
+        #expect(tls.ciphers == TLSConfiguration.forwardSecretCiphers)
+        #expect(tls.handshakeTimeout == .seconds(10))
+    }
+
+    @Test func underTestAppItsClientsAreAnsweredInCapitalsAsTheShoutersAre() throws {
+        _ = Printed.take()
+        let app = TestApp(root: SecureShouter())
+        let peer = try app.connect(port: 7443)
+        peer.write("hello\n")
+        #expect(peer.readLines() == ["HELLO"])
+        app.send(.terminate)
+        #expect(peer.isClosedByApp)
+        #expect(app.exitStatus == 0)
+        #expect(Printed.take().isEmpty)
+    }
+}
