@@ -1,4 +1,7 @@
 private import CLibSSL
+#if canImport(Glibc)
+private import Glibc
+#endif
 import ComposeApp
 
 /// The engine's part in who may talk to whom: pins, and the messages of

@@ -1,3 +1,6 @@
+// `struct tm` may be attributed to CLibSSL (OpenSSL's headers include
+// <time.h>), depending on which file the compiler reads first.
+private import CLibSSL
 import ComposeApp
 import Logging
 #if canImport(Glibc)
