@@ -234,8 +234,11 @@ struct ConfiguredApp: StartupComponent {
 
     /// A second reader's attempt (issue #33's review): a FIFO named as the
     /// configuration file held the loop's thread in `open` until something
-    /// wrote to it, at startup and at every SIGHUP.
-    @Test(.timeLimit(.minutes(1)))
+    /// wrote to it, at startup and at every SIGHUP. No time limit: the
+    /// writer below bounds the wait, and a limit also counts the time the
+    /// test waits for the main actor behind other tests (it failed so on a
+    /// loaded machine).
+    @Test
     func aFileThatIsNotARegularFileIsRejectedWithoutWaiting() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("compose-fifo-\(UUID().uuidString)").path
         #expect(mkfifo(path, 0o600) == 0)
