@@ -32,19 +32,12 @@ extension TCPConnection {
         context: AppContext? = nil,
         _ completion: @escaping @MainActor (Result<TCPConnection, LoopError>) -> Void
     ) {
-        guard !tls.isServer else {
-            completion(.failure(.tls(.tlsConfigurationInvalid, operation: "TCPConnection.connect(tls:)", message: "a client needs a client configuration: TLSConfiguration.client()", context: "\(host):\(port)")))
-            return
-        }
-        let tlsContext: TLSContext
+        let request: StreamFilterRequest
         do {
-            tlsContext = try TLSContext(tls)
+            request = try tls.clientFilter(operation: "TCPConnection.connect(tls:)", serverName: host, peer: "\(host):\(port)")
         } catch {
             completion(.failure(error))
             return
-        }
-        let request = StreamFilterRequest(handshakeTimeout: tls.handshakeTimeout) { () throws(LoopError) -> any StreamFilter in
-            try TLSEngine(context: tlsContext, host: host, peer: "\(host):\(port)")
         }
         connect(host: host, port: port, context: context, filter: request, completion)
     }
@@ -60,5 +53,23 @@ extension TCPConnection {
             connect(host: host, port: port, tls: tls, context: context) { continuation.resume(returning: $0) }
         }
         return try result.get()
+    }
+}
+
+extension TLSConfiguration {
+    /// What a client connection puts under itself: an engine of a context
+    /// made now from this configuration, checking the server's name
+    /// `serverName`. Throws `LoopError.Code.tlsConfigurationInvalid`
+    /// (naming `operation` and `peer`) for a server's configuration, or
+    /// the context's failure.
+    @MainActor
+    func clientFilter(operation: String, serverName: String, peer: String) throws(LoopError) -> TCPConnection.StreamFilterRequest {
+        guard !isServer else {
+            throw .tls(.tlsConfigurationInvalid, operation: operation, message: "a client needs a client configuration: TLSConfiguration.client()", context: peer)
+        }
+        let tlsContext = try TLSContext(self)
+        return TCPConnection.StreamFilterRequest(handshakeTimeout: handshakeTimeout) { () throws(LoopError) -> any StreamFilter in
+            try TLSEngine(context: tlsContext, host: serverName, peer: peer)
+        }
     }
 }

@@ -28,23 +28,18 @@ extension TCPConnection {
         context: AppContext? = nil,
         _ completion: @escaping @MainActor (Result<TCPConnection, LoopError>) -> Void
     ) {
-        guard !tls.isServer else {
-            completion(.failure(.tls(.tlsConfigurationInvalid, operation: "TCPConnection.connect(unixPath:tls:)", message: "a client needs a client configuration: TLSConfiguration.client()", context: unixPath)))
-            return
-        }
-        guard let serverName = tls.serverName, !serverName.isEmpty else {
-            completion(.failure(.tls(.tlsConfigurationInvalid, operation: "TCPConnection.connect(unixPath:tls:)", message: "a socket file names no host: set TLSConfiguration.serverName to the name the server's certificate holds", context: unixPath)))
-            return
-        }
-        let tlsContext: TLSContext
-        do {
-            tlsContext = try TLSContext(tls)
+        let operation = "TCPConnection.connect(unixPath:tls:)"
+        let request: StreamFilterRequest
+        do throws(LoopError) {
+            // A server's configuration is refused by clientFilter, naming why.
+            let serverName = tls.serverName ?? ""
+            guard tls.isServer || !serverName.isEmpty else {
+                throw LoopError.tls(.tlsConfigurationInvalid, operation: operation, message: "a socket file names no host: set TLSConfiguration.serverName to the name the server's certificate holds", context: unixPath)
+            }
+            request = try tls.clientFilter(operation: operation, serverName: serverName, peer: "unix:\(unixPath)")
         } catch {
             completion(.failure(error))
             return
-        }
-        let request = StreamFilterRequest(handshakeTimeout: tls.handshakeTimeout) { () throws(LoopError) -> any StreamFilter in
-            try TLSEngine(context: tlsContext, host: serverName, peer: "unix:\(unixPath)")
         }
         connect(unixPath: unixPath, context: context, filter: request, completion)
     }
