@@ -160,7 +160,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ComposeChat",
-            dependencies: ["ComposeApp", "ComposeConfiguration", "ComposeTLS", .product(name: "Prometheus", package: "swift-prometheus")],
+            dependencies: ["ComposeApp", "ComposeConfiguration", "ComposeTLS", "ComposeHTTP", .product(name: "Prometheus", package: "swift-prometheus")],
             path: "Examples/Chat",
             swiftSettings: strictSettings
         ),

@@ -36,11 +36,41 @@ import Testing
         #expect(await daemon.stop() == 0, "\(chat.transcript)")
     }
 
+    /// One keep-alive curl: `/metrics` twice on one connection (the second
+    /// scrape made no new connection), then the health endpoints on the
+    /// same port.
+    @Test func aKeepAliveScraperFetchesMetricsTwiceOnOneConnectionAndHealthzAnswers() async throws {
+        let chat = try FixtureProcess(executable: "ComposeChat", environment: ["CHAT_PORT": "0", "CHAT_METRICS_PORT": "0"])
+        let metricsLine = try await chat.waitForLine(startingWith: "metrics on http://127.0.0.1:")
+        let metricsPort = try #require(
+            metricsLine.split(separator: ":").last?.split(separator: "/").first.flatMap { UInt16($0) }, "\(metricsLine)"
+        )
+        let base = "http://127.0.0.1:\(metricsPort)"
+        let curl = try FixtureProcess(
+            executable: "/usr/bin/curl",
+            arguments: ["-s", "-w", "%{url_effective} %{http_code} %{num_connects}\n", "\(base)/metrics", "\(base)/metrics", "\(base)/healthz", "\(base)/readyz"]
+        )
+        #expect(await curl.waitForExit() == 0, "\(curl.transcript)")
+        let lines = curl.output.lines
+        // The scrape made the only connection; the others reused it.
+        #expect(lines.contains("\(base)/metrics 200 1"), "\(lines)")
+        #expect(lines.contains("\(base)/metrics 200 0"), "\(lines)")
+        #expect(lines.contains("ok"), "\(lines)")
+        #expect(lines.contains("\(base)/healthz 200 0"), "\(lines)")
+        #expect(lines.contains("ready"), "\(lines)")
+        #expect(lines.contains("\(base)/readyz 200 0"), "\(lines)")
+        #expect(lines.filter { $0.hasPrefix("compose_connections_accepted_total{app=\"chatApp\"} ") }.count == 2, "\(lines)")
+
+        chat.signal(SIGTERM)
+        #expect(await chat.waitForExit() == 0, "\(chat.transcript)")
+    }
+
     /// The lines of the answer to `GET path` (the connection closes after it).
     static func get(_ path: String, port: UInt16) async throws -> [String] {
         let client = try LineClient(port: port)
         client.send("GET \(path) HTTP/1.1\r")
         client.send("Host: 127.0.0.1\r")
+        client.send("Connection: close\r")
         client.send("\r")
         #expect(await client.waitForClose())
         return client.lines.map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }

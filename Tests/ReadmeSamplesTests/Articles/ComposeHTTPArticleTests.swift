@@ -41,6 +41,24 @@ struct SlowAPI: Component {
     }
 }
 
+struct ProbedAPI: Component {
+    let server = HTTPServer(port: 8082)
+    var observers: Void {
+        server.serveHealth(maximumLag: .milliseconds(250))
+    }
+}
+
+@MainActor
+@Test func theProbedAPIAnswersItsHealthEndpoints() throws {
+    let app = TestApp(root: ProbedAPI())
+    let peer = try app.connect(port: 8082)
+    peer.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /readyz HTTP/1.1\r\nHost: x\r\n\r\n")
+    let text = peer.receivedText
+    #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(text)")
+    #expect(text.contains("\r\n\r\nok\nHTTP/1.1 200 OK\r\n"), "\(text)")
+    #expect(text.hasSuffix("\r\n\r\nready\n"), "\(text)")
+}
+
 @MainActor
 @Test func theGreetingDaemonAnswersOnOneConnection() throws {
     let app = TestApp(root: GreetingDaemon())
