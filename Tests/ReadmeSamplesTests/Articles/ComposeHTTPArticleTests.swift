@@ -34,7 +34,7 @@ struct SlowAPI: Component {
     var observers: Void {
         server.route(.get, "/slow") += { exchange in
             Task {
-                try? await Task.sleep(for: .milliseconds(200))
+                try? await Task.sleep(for: .milliseconds(200))   // stands for slow work: a query, another service
                 exchange.respond(.ok, text: "done\n")
             }
         }
