@@ -104,6 +104,32 @@ final class FilteredTransport: TurnResumable, EndOfTurnWork {
 
     var isClosing: Bool { handle.isClosing }
 
+    /// A connection a listener accepted on `handle`, under a filter
+    /// `provider` makes for `peer`, its handshake started (and timed on
+    /// `scheduler`). `takeSlot` is called once the filter is made (not
+    /// if it cannot be: the socket is then closed), for the listener's
+    /// place among its handshakes in flight, if it keeps count.
+    static func acceptedConnection(
+        on handle: StreamHandle,
+        provider: any StreamFilterProvider,
+        peer: String,
+        scheduler: (any Scheduler)?,
+        takeSlot: () -> HandshakeSlot? = { nil }
+    ) throws(LoopError) -> TCPConnection {
+        let filter: any StreamFilter
+        do {
+            filter = try provider.makeFilter(peer: peer)
+        } catch {
+            handle.close()
+            throw error
+        }
+        let transport = FilteredTransport(handle: handle, filter: filter)
+        transport.handshakeSlot = takeSlot()
+        let connection = TCPConnection(transport: .filtered(transport))
+        transport.start(handshakeTimeout: provider.handshakeTimeout, scheduler: scheduler, peer: connection.remoteAddress)
+        return connection
+    }
+
     /// Starts the handshake (a client sends its first message) and its
     /// deadline, `timeout` on `scheduler`'s clock, and reads.
     func start(handshakeTimeout timeout: Duration?, scheduler: (any Scheduler)?, peer: String) {

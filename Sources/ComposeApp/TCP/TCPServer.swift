@@ -286,23 +286,15 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     }
 
     /// A connection on `client` under a filter of `provider`, its
-    /// handshake started (and timed, on the app's clock).
+    /// handshake started (and timed, on the app's clock) and counted
+    /// among the handshakes in flight.
     private func filteredConnection(_ client: TCPHandle, _ provider: any StreamFilterProvider) throws(LoopError) -> TCPConnection {
         let peer = client.peerAddress.map { "\($0.host):\($0.port)" } ?? "unknown"
-        let filter: any StreamFilter
-        do {
-            filter = try provider.makeFilter(peer: peer)
-        } catch {
-            client.close()
-            throw error
-        }
-        let transport = FilteredTransport(handle: client, filter: filter)
-        handshakesInFlight += 1
-        transport.handshakeSlot = HandshakeSlot(listener: self)
-        let connection = TCPConnection(transport: .filtered(transport))
         let scheduler = (emitter.ownerContext ?? AppContext.current)?.scheduler
-        transport.start(handshakeTimeout: provider.handshakeTimeout, scheduler: scheduler, peer: connection.remoteAddress)
-        return connection
+        return try FilteredTransport.acceptedConnection(on: client, provider: provider, peer: peer, scheduler: scheduler) {
+            handshakesInFlight += 1
+            return HandshakeSlot(listener: self)
+        }
     }
 
     /// Accepts a simulated client (a test context's).

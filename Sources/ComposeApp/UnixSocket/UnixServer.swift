@@ -210,19 +210,8 @@ public final class UnixServer: EmitterProtocol, LoopResource {
     /// handshake started (and timed, on the app's clock), as a TLS
     /// ``TCPServer``'s.
     private func filteredConnection(_ client: UnixSocketHandle, _ provider: any StreamFilterProvider) throws(LoopError) -> TCPConnection {
-        let peer = "unix:\(path)"
-        let filter: any StreamFilter
-        do {
-            filter = try provider.makeFilter(peer: peer)
-        } catch {
-            client.close()
-            throw error
-        }
-        let transport = FilteredTransport(handle: client, filter: filter)
-        let connection = TCPConnection(transport: .filtered(transport))
         let scheduler = (emitter.ownerContext ?? AppContext.current)?.scheduler
-        transport.start(handshakeTimeout: provider.handshakeTimeout, scheduler: scheduler, peer: peer)
-        return connection
+        return try FilteredTransport.acceptedConnection(on: client, provider: provider, peer: "unix:\(path)", scheduler: scheduler)
     }
 
     private func report(_ error: LoopError) {
