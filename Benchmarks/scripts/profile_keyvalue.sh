@@ -6,7 +6,7 @@
 #
 # writes the profile to OUT and prints the run's total instructions; divide
 # by the requests for instructions per request (start-up included), and read
-# OUT with callgrind_report.py. valgrind 3.19 cannot read Swift's DWARF 5,
+# OUT with callgrind_report.py. BIN=path profiles another build of it. valgrind 3.19 cannot read Swift's DWARF 5,
 # so a copy without debug information is profiled. A warm-up SET load runs
 # first so that GET finds its keys.
 set -euo pipefail
@@ -16,7 +16,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 port=${PORT:-6411}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-objcopy --strip-debug "$root/.build/release/ComposeKeyValue" "$work/ComposeKeyValue"
+objcopy --strip-debug "${BIN:-$root/.build/release/ComposeKeyValue}" "$work/ComposeKeyValue"
 rm -f "$out"
 valgrind --tool=callgrind --callgrind-out-file="$out" "$work/ComposeKeyValue" --port "$port" > "$work/valgrind.log" 2>&1 &
 server=$!

@@ -200,7 +200,7 @@ def main():
     print("## redis-benchmark: Examples/KeyValue and redis-server")
     print()
     print(f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}")
-    print(f"- redis-server {redis_version} (`--save '' --appendonly no`), KeyValue release build; servers on CPU 0, "
+    print(f"- redis-server {redis_version} (`--save '' --appendonly no`), KeyValue release build (`--static-swift-stdlib`); servers on CPU 0, "
           f"redis-benchmark on CPU 1; `-t set,get -n {args.requests}` ({args.requests * 16} with `-P 16`), {args.rounds} rounds per load in alternating order, medians")
     print()
     targets = []
