@@ -308,7 +308,9 @@ let package = Package(
         // (plain `import`, never `@testable`).
         .testTarget(
             name: "ReadmeSamplesTests",
-            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeConfiguration", "ComposeStepper", "ComposeFraming", "ComposeTLS", "ComposeHTTP"],
+            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeConfiguration", "ComposeStepper", "ComposeFraming", "ComposeTLS", "ComposeHTTP",
+                           // The HTTP article's HTTPS and Testing sections.
+                           "ComposeHTTPS", "ComposeHTTPTesting"],
             swiftSettings: strictSettings
         ),
     ],

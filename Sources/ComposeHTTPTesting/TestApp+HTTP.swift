@@ -19,7 +19,7 @@ extension TestApp {
     /// ```
     ///
     /// For several requests on one connection (keep-alive, pipelining),
-    /// use ``httpClient(port:)``.
+    /// use `httpClient(port:)`.
     ///
     /// - Parameters:
     ///   - method: The method.
@@ -51,7 +51,7 @@ extension TestApp {
     }
 
     /// Sends one request with a UTF-8 text body (see
-    /// ``http(_:_:port:headers:body:within:)``).
+    /// `http(_:_:port:headers:body:within:)`).
     public func http(
         _ method: HTTPRequest.Method,
         _ target: String,

@@ -2,7 +2,7 @@ public import ComposeTesting
 public import HTTPTypes
 
 /// A client of a `TestApp`'s `HTTPServer` on one simulated connection
-/// (``ComposeTesting/TestApp/httpClient(port:)``): several requests on
+/// (`TestApp.httpClient(port:)`): several requests on
 /// it (keep-alive), sent one after the other or all at once (pipelining),
 /// answers read in request order. No socket: the bytes go over the app's
 /// simulated network to its server's real parser, and the answers are
@@ -109,7 +109,7 @@ public final class TestHTTPClient {
         sendRaw(Array(text.utf8), answeredAs: method)
     }
 
-    /// Sends raw bytes (see ``sendRaw(_:answeredAs:)-(String,_)``).
+    /// Sends raw bytes (see the `String` variant).
     public func sendRaw(_ bytes: [UInt8], answeredAs method: HTTPRequest.Method = .get) {
         do {
             try codec.expectAnswer(to: method)

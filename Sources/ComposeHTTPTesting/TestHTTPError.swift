@@ -1,5 +1,5 @@
 /// Why a test's HTTP request got no response
-/// (``ComposeTesting/TestApp/http(_:_:port:headers:body:within:)``,
+/// (`TestApp.http(_:_:port:headers:body:within:)`,
 /// ``TestHTTPClient``): the reason, the request, and what arrived.
 ///
 /// ```swift
@@ -37,6 +37,9 @@ public struct TestHTTPError: Error, Equatable, CustomStringConvertible {
     /// off, or one the parser rejected).
     public let received: [UInt8]
 
+    /// The request, what happened and what arrived: `GET /slow on port
+    /// 8080: the app did not answer within 2.0 seconds of virtual time
+    /// (...); nothing received`.
     public var description: String {
         let what: String
         switch reason {

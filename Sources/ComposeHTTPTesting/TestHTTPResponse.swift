@@ -1,7 +1,7 @@
 public import HTTPTypes
 
 /// A response the app's `HTTPServer` sent to a test's request
-/// (``ComposeTesting/TestApp/http(_:_:port:headers:body:within:)``), as a
+/// (`TestApp.http(_:_:port:headers:body:within:)`), as a
 /// client's parser read it.
 ///
 /// ```swift
