@@ -33,8 +33,8 @@ public struct TestHTTPError: Error, Equatable, CustomStringConvertible {
     public let reason: Reason
     /// The request: `GET /path on port 8080`.
     public let request: String
-    /// The bytes of the response that arrived, if any (for a response cut
-    /// off, or one the parser rejected).
+    /// The last bytes the app sent on the connection (up to 4 KiB), if
+    /// any: a response cut off, or one the parser rejected, ends them.
     public let received: [UInt8]
 
     /// The request, what happened and what arrived: `GET /slow on port
@@ -47,7 +47,7 @@ public struct TestHTTPError: Error, Equatable, CustomStringConvertible {
         case .severalServers(let ports): what = "several HTTP servers of the app listen (ports \(ports.map(String.init).joined(separator: ", "))): pass port:"
         case .closedByApp: what = "the app closed the connection before a complete response"
         case .resetByApp: what = "the app reset the connection"
-        case .noAnswer(let waited): what = "the app did not answer within \(waited) of virtual time (nothing it scheduled was due to change that)"
+        case .noAnswer(let waited): what = "the app did not answer within \(waited) of virtual time (nothing it scheduled in that time is left to run)"
         case .malformedResponse(let error): what = "the app's response is not valid HTTP/1.1 (\(error))"
         case .invalidRequest(let error): what = "the request could not be encoded (\(error))"
         case .appGone: what = "the TestApp is gone"
