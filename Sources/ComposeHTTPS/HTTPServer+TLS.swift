@@ -3,7 +3,7 @@ public import ComposeHTTP
 public import ComposeTLS
 
 extension HTTPServer {
-    /// An HTTPS server: HTTP/1.1 over TLS (``TLSConfiguration``), on a
+    /// An HTTPS server: HTTP/1.1 over TLS (`TLSConfiguration`), on a
     /// TLS `TCPServer`. Routes, limits, health endpoints, keep-alive,
     /// pipelining and the app's drain work as on a plain server, on the
     /// decrypted bytes; what the TLS server does (certificates read when
