@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "ComposeTLS", targets: ["ComposeTLS"]),
         .library(name: "ComposeHTTP", targets: ["ComposeHTTP"]),
         .library(name: "ComposeTesting", targets: ["ComposeTesting"]),
+        .library(name: "ComposeHTTPS", targets: ["ComposeHTTPS"]),
+        .library(name: "ComposeHTTPTesting", targets: ["ComposeHTTPTesting"]),
         .executable(name: "compose", targets: ["ComposeTool"]),
     ],
     dependencies: [
@@ -125,6 +127,30 @@ let package = Package(
                 "ComposeApp", "CHTTPParser",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // HTTPS: `HTTPServer(..., tls:)`, ComposeHTTP over ComposeTLS. A
+        // module of its own so that neither plain-HTTP apps link OpenSSL
+        // nor TLS-only apps the HTTP parser (docs/protocols.md, "HTTPS").
+        .target(
+            name: "ComposeHTTPS",
+            dependencies: ["ComposeHTTP", "ComposeTLS", "ComposeApp"],
+            swiftSettings: strictSettings
+        ),
+        // `TestApp.http(_:_:)`: requests to the app's HTTPServer over the
+        // simulated network, answers read by SwiftNIO's HTTP/1 client
+        // codec (llhttp), a parser other than the server's. A module of
+        // its own so that ComposeTesting does not bring HTTP (and NIO) to
+        // the tests of apps that serve none.
+        .target(
+            name: "ComposeHTTPTesting",
+            dependencies: [
+                "ComposeTesting", "ComposeHTTP", "ComposeApp",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -242,6 +268,8 @@ let package = Package(
                 "ComposeTLS",
                 // HTTP over real sockets, against curl, Python and raw sockets (HTTP*Tests).
                 "ComposeHTTP",
+                // HTTPS over real sockets, against curl and Python (HTTPSTests).
+                "ComposeHTTPS",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 // `compose inspect` against the chat daemon (InspectEndToEndTests).
                 "ComposeTool",
@@ -259,6 +287,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // HTTP apps in TestApp: `app.http(...)` over the simulated network.
+        .testTarget(
+            name: "ComposeHTTPTestingTests",
+            dependencies: [
+                "ComposeHTTPTesting", "ComposeHTTP", "ComposeTesting", "ComposeApp",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ComposeToolTests",
             dependencies: ["ComposeTool", "ComposeTemplates"],
@@ -271,7 +308,9 @@ let package = Package(
         // (plain `import`, never `@testable`).
         .testTarget(
             name: "ReadmeSamplesTests",
-            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeConfiguration", "ComposeStepper", "ComposeFraming", "ComposeTLS", "ComposeHTTP"],
+            dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeConfiguration", "ComposeStepper", "ComposeFraming", "ComposeTLS", "ComposeHTTP",
+                           // The HTTP article's HTTPS and Testing sections.
+                           "ComposeHTTPS", "ComposeHTTPTesting"],
             swiftSettings: strictSettings
         ),
     ],

@@ -48,7 +48,7 @@ public final class HTTPServer: LoopResource {
     ///   - backlog: Pending connections the kernel may queue.
     ///   - fatal: A failure to listen fails the component.
     ///   - reusePort: Share the port with other sockets.
-    public init(
+    public convenience init(
         host: String = "127.0.0.1",
         port: UInt16,
         limits: Limits = Limits(),
@@ -56,7 +56,18 @@ public final class HTTPServer: LoopResource {
         fatal: Bool = false,
         reusePort: Bool = false
     ) {
-        listener = TCPServer(host: host, port: port, backlog: backlog, fatal: fatal, reusePort: reusePort)
+        self.init(
+            listener: TCPServer(host: host, port: port, backlog: backlog, fatal: fatal, reusePort: reusePort),
+            limits: limits
+        )
+    }
+
+    /// Serves the connections `listener` accepts (a TLS one: ComposeHTTPS's
+    /// `init(host:port:limits:backlog:fatal:reusePort:tls:)`). The listener
+    /// is the server's alone: its accepted connections go to the server,
+    /// never to its emitter's observers.
+    package init(listener: TCPServer, limits: Limits) {
+        self.listener = listener
         shared = HTTPServerShared(limits: limits)
         listener.acceptHandler = { [weak self] connection in self?.accept(connection) }
     }

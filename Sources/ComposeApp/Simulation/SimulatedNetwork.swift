@@ -51,6 +51,12 @@ package final class SimulatedNetwork {
         return chosen
     }
 
+    /// The app's servers listening now, by port (ComposeHTTPTesting finds
+    /// the app's HTTP server among them).
+    package var listeningServers: [(port: UInt16, server: TCPServer)] {
+        listeners.compactMap { port, listener in listener.server.map { (port, $0) } }.sorted { $0.port < $1.port }
+    }
+
     func stopListening(port: UInt16) {
         guard listeners.removeValue(forKey: port) != nil else { return }
         context?.endWork()
