@@ -8,7 +8,7 @@ final class TLSServerContext: StreamFilterProvider {
     let configuration: TLSConfiguration
     private var context: TLSContext?
     /// The server's initializer, for messages (`TCPServer(tls:)`).
-    private let server: String
+    let server: String
 
     // The listener's life (TLSServerContext+Operation.swift).
     /// The listener, while it listens.
@@ -21,6 +21,9 @@ final class TLSServerContext: StreamFilterProvider {
     var reloads: Subscription?
     /// The certificate whose expiry the app's metrics report.
     var reportedCertificate: ListenerCertificate?
+    /// Its handshakes are simulated (a test context's server): no file
+    /// is read.
+    var isSimulated = false
 
     init(_ configuration: TLSConfiguration, server: String = "TCPServer(tls:)") {
         self.configuration = configuration

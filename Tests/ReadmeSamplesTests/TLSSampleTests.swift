@@ -1,7 +1,7 @@
 // README.md, "A taste of the code": the shouter over TLS. Under TestApp its
-// clients are the simulated network's, plain (the handshake is not
-// simulated); real handshakes against openssl are TLSTests' and
-// ChatTLSDaemonTests' (Tests/ComposeAppTests).
+// clients' handshakes are simulated (no file read: `app.connect(port:tls:)`);
+// real handshakes against openssl are TLSTests' and ChatTLSDaemonTests'
+// (Tests/ComposeAppTests).
 import ComposeTesting
 import Testing
 import ComposeTLS   // brings ComposeApp; only apps that import it link OpenSSL
@@ -41,11 +41,13 @@ struct SecureShouter: Component {
     @Test func underTestAppItsClientsAreAnsweredInCapitalsAsTheShoutersAre() throws {
         _ = Printed.take()
         let app = TestApp(root: SecureShouter())
-        let peer = try app.connect(port: 7443)
+        let peer = try app.connect(port: 7443, tls: .client())   // a simulated TLS handshake
         peer.write("hello\n")
         #expect(peer.readLines() == ["HELLO"])
+        #expect(peer.receivedCloseNotify == false)
         app.send(.terminate)
         #expect(peer.isClosedByApp)
+        #expect(peer.receivedCloseNotify)   // the drain ends the TLS session cleanly
         #expect(app.exitStatus == 0)
         #expect(Printed.take().isEmpty)
     }

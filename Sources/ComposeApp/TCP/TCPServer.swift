@@ -200,14 +200,23 @@ public final class TCPServer: EmitterProtocol, LoopResource {
             throw .shuttingDown("uv_listen", context: "\(host):\(port)")
         }
         if let network = context?.simulatedNetwork {
+            // TLS is simulated: its configuration is checked, its files
+            // are not read (SimulatedTLS.swift).
+            if let filterProvider {
+                guard let handshaker = filterProvider as? any SimulatedTLSHandshaking else {
+                    throw .notSimulated("TCPServer.listen", context: "\(host):\(port)", what: "this server's filter")
+                }
+                try handshaker.prepareSimulation()
+            }
             port = try network.listen(self, host: host, port: port)
             self.network = network
             track(in: context)
+            filterListening?.listenerDidStart(self, context: context)
             return
         }
         let loop = try EventLoop.resolve(emitter.ownerContext, for: "TCPServer(\(host):\(port)).listen")
         // Its certificates are read now, so that a bad file fails the
-        // listen (a test context's simulated network has no TLS yet).
+        // listen.
         try filterProvider?.prepare()
         if let inherited = try listenOnInheritedSocket(loop: loop) {
             if let bound = inherited.localAddress { port = bound.port }
@@ -247,7 +256,7 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     public func close() {
         handle?.loop.launch.release(self)
         handle?.close()
-        if handle != nil { filterListening?.listenerDidStop(self) }
+        if handle != nil || network != nil { filterListening?.listenerDidStop(self) }
         handle = nil
         // libuv closes the connection it held for us.
         acceptIsWaiting = false
@@ -299,7 +308,12 @@ public final class TCPServer: EmitterProtocol, LoopResource {
 
     /// Accepts a simulated client (a test context's).
     func accept(_ socket: SimulatedSocket) {
-        deliver(accepted(TCPConnection(transport: .simulated(socket))))
+        let connection = TCPConnection(transport: .simulated(socket))
+        // A TLS server's handshake is simulated (SimulatedTLS.swift).
+        if let handshaker = filterProvider as? any SimulatedTLSHandshaking {
+            socket.beginServerHandshake(handshaker)
+        }
+        deliver(accepted(connection))
     }
 
     /// `connection`, which the app's shutdown drains.
