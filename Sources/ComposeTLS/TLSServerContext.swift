@@ -12,10 +12,10 @@ final class TLSServerContext: StreamFilterProvider {
 
     // The listener's life (TLSServerContext+Operation.swift).
     /// The listener, while it listens.
-    weak var listener: TCPServer?
+    weak var listener: (any FilteredListener)?
     /// Its app, while it listens.
     weak var appContext: AppContext?
-    /// `host:port`, as it listens.
+    /// `host:port` (`unix:/path`), as it listens.
     var listenerName = ""
     /// The app's configuration reloads, which reload the certificate.
     var reloads: Subscription?

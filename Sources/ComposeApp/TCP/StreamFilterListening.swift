@@ -1,3 +1,18 @@
+/// A listener that puts filters under its connections: a ``TCPServer``
+/// or a ``UnixServer``, as its ``StreamFilterListening`` provider sees it.
+@MainActor
+package protocol FilteredListener: AnyObject {
+    /// Whether it listens.
+    var isListening: Bool { get }
+    /// Its address for messages, metrics and inspection: `host:port`,
+    /// `[::1]:port`, `unix:/run/app.sock`.
+    var listenerAddress: String { get }
+    /// The path of the component property holding it, for diagnostics.
+    var ownerPath: String? { get }
+    /// A handshake in flight ended (its ``HandshakeSlot`` was released).
+    func handshakeDidEnd()
+}
+
 /// What a ``StreamFilterProvider`` may add to the life of its listener
 /// (ComposeTLS's server context): a cap on handshakes in flight, word of
 /// when the listener starts and stops listening (so that it can follow the
@@ -8,15 +23,16 @@
 package protocol StreamFilterListening: StreamFilterProvider {
     /// The most connections whose handshake has not ended that the
     /// listener holds; past it the listener stops accepting until one
-    /// ends (see ``TCPServer/handshakesInFlight``). `nil` for no cap.
+    /// ends (see ``TCPServer/handshakesInFlight``, ``UnixServer/handshakesInFlight``).
+    /// `nil` for no cap.
     var maximumHandshakesInFlight: Int? { get }
 
     /// `listener` started listening (after ``StreamFilterProvider/prepare()``)
     /// in `context`'s app.
-    func listenerDidStart(_ listener: TCPServer, context: AppContext?)
+    func listenerDidStart(_ listener: any FilteredListener, context: AppContext?)
 
     /// `listener` stopped listening.
-    func listenerDidStop(_ listener: TCPServer)
+    func listenerDidStop(_ listener: any FilteredListener)
 
     /// The certificates new connections are given, for inspection.
     var certificates: [ListenerCertificate] { get }
@@ -46,10 +62,10 @@ package struct ListenerCertificate: Sendable, Hashable {
 /// without (so a slot is never lost).
 @MainActor
 final class HandshakeSlot {
-    private weak var listener: TCPServer?
+    private weak var listener: (any FilteredListener)?
     private var isReleased = false
 
-    init(listener: TCPServer) {
+    init(listener: any FilteredListener) {
         self.listener = listener
     }
 

@@ -344,17 +344,23 @@ extension TCPServer: DrainableListener {
     }
 }
 
-extension TCPServer: TurnResumable {
+extension TCPServer: TurnResumable, FilteredListener {
     /// The filter provider's part in the listener's life, if it has one
     /// (ComposeTLS's server context).
     var filterListening: (any StreamFilterListening)? {
         filterProvider as? any StreamFilterListening
     }
 
+    package var listenerAddress: String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
+    package var ownerPath: String? { emitter.ownerNode?.path }
+
     /// A handshake in flight ended (its ``HandshakeSlot`` was released):
     /// a connection waiting to be accepted is accepted at the next loop
     /// turn (not here: this may run inside another connection's close).
-    func handshakeDidEnd() {
+    package func handshakeDidEnd() {
         handshakesInFlight -= 1
         guard acceptIsWaiting, !acceptResumes, let loop = handle?.loop else { return }
         acceptResumes = true
