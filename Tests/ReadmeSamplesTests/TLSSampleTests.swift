@@ -38,6 +38,22 @@ struct SecureShouter: Component {
         #expect(tls.handshakeTimeout == .seconds(10))
     }
 
+    /// The TLS article, "Under TestApp".
+    @Test func theArticlesTestAppSampleRunsTheShouterWithASimulatedHandshake() throws {
+        let app = TestApp(root: SecureShouter())
+        let peer = try app.connect(port: 7443, tls: .client(applicationProtocols: ["shout/1"]))
+        peer.write("hello\n")
+        #expect(peer.readLines() == ["HELLO"])
+
+        // The app as a client: a scripted server whose certificate expired. The
+        // app's connect to it fails with tlsVerificationFailed, "the certificate at
+        // depth 0 of the chain (the server's own), /CN=localhost, was rejected:
+        // certificate has expired", and the server sees the connection closed.
+        let api = app.listen(port: 443, tls: .server(certificate: .expired))
+        #expect(api.peers.allSatisfy { $0.isClosedByApp })
+        #expect(peer.isTLSEstablished)
+    }
+
     @Test func underTestAppItsClientsAreAnsweredInCapitalsAsTheShoutersAre() throws {
         _ = Printed.take()
         let app = TestApp(root: SecureShouter())

@@ -55,6 +55,57 @@ package struct ListenerCertificate: Sendable, Hashable {
     }
 }
 
+/// A listener's handshakes in flight and the accept that waits for one
+/// to end (``TCPServer``'s and ``UnixServer``'s: the same logic). Past the
+/// cap the listener leaves libuv's connection callback without
+/// `uv_accept` (libuv keeps that connection and stops watching the socket,
+/// so the next ones wait in the kernel's backlog); when a handshake ends,
+/// the next loop turn accepts it (not at once: that may run inside another
+/// connection's close).
+struct HandshakeGate {
+    /// Connections accepted whose handshake has not ended.
+    private(set) var inFlight = 0
+    /// A connection waits in libuv, not accepted.
+    private var acceptIsWaiting = false
+    /// Accepting resumes at the next loop turn.
+    private var acceptResumes = false
+
+    /// Whether the accept must wait, at `limit` handshakes (noted if so).
+    mutating func holdsAccept(limit: Int?) -> Bool {
+        guard let limit, inFlight >= limit else { return false }
+        acceptIsWaiting = true
+        return true
+    }
+
+    /// A connection's handshake began.
+    mutating func handshakeBegan() {
+        inFlight += 1
+    }
+
+    /// A handshake ended: whether the accept that waits should resume at
+    /// the next loop turn.
+    mutating func handshakeEnded() -> Bool {
+        inFlight -= 1
+        guard acceptIsWaiting, !acceptResumes else { return false }
+        acceptResumes = true
+        return true
+    }
+
+    /// The next loop turn: whether to accept the connection that waited.
+    mutating func resume() -> Bool {
+        acceptResumes = false
+        guard acceptIsWaiting else { return false }
+        acceptIsWaiting = false
+        return true
+    }
+
+    /// The listener closed: libuv closes the connection it held.
+    mutating func listenerClosed() {
+        acceptIsWaiting = false
+        acceptResumes = false
+    }
+}
+
 /// One handshake in flight on a listener (``TCPServer/handshakesInFlight``):
 /// held by the connection's transport until its handshake ends (complete,
 /// failed, timed out, or the connection closed), then released, once,

@@ -112,12 +112,9 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     /// `maximumHandshakesInFlight` (see ComposeTLS's
     /// `TLSConfiguration.maximumHandshakesInFlight`): the next connection
     /// waits, not accepted, until one ends.
-    public private(set) var handshakesInFlight = 0
-    /// A connection waits in libuv, not accepted, for a handshake in
-    /// flight to end (libuv stops watching the socket meanwhile).
-    private var acceptIsWaiting = false
-    /// Accepting resumes at the next loop turn.
-    private var acceptResumes = false
+    public var handshakesInFlight: Int { handshakes.inFlight }
+    /// Its handshakes in flight, and the accept that waits for one to end.
+    private var handshakes = HandshakeGate()
     /// Where accepted connections go instead of ``emitter``, for a
     /// server that serves them itself (ComposeHTTP's `HTTPServer`): no
     /// dispatch per connection, and no observer in a component's scope.
@@ -259,7 +256,7 @@ public final class TCPServer: EmitterProtocol, LoopResource {
         if handle != nil || network != nil { filterListening?.listenerDidStop(self) }
         handle = nil
         // libuv closes the connection it held for us.
-        acceptIsWaiting = false
+        handshakes.listenerClosed()
         network?.stopListening(port: port)
         network = nil
         shutdown?.listenerDidStop(ObjectIdentifier(self))
@@ -270,13 +267,8 @@ public final class TCPServer: EmitterProtocol, LoopResource {
         do throws(LoopError) {
             if let error { throw error }
             guard let server = handle else { return }
-            if let limit = filterListening?.maximumHandshakesInFlight, handshakesInFlight >= limit {
-                // Not accepted: libuv keeps it and stops watching the
-                // socket until uv_accept, so the next ones wait in the
-                // kernel's backlog (see handshakeDidEnd()).
-                acceptIsWaiting = true
-                return
-            }
+            // Past the cap, not accepted: it waits (see HandshakeGate).
+            if handshakes.holdsAccept(limit: filterListening?.maximumHandshakesInFlight) { return }
             let client = try server.acceptClient()
             client.loop.counters.pointee.connectionsAccepted &+= 1
             client.setKeepAlive(keepAlive)
@@ -301,7 +293,7 @@ public final class TCPServer: EmitterProtocol, LoopResource {
         let peer = client.peerAddress.map { "\($0.host):\($0.port)" } ?? "unknown"
         let scheduler = (emitter.ownerContext ?? AppContext.current)?.scheduler
         return try FilteredTransport.acceptedConnection(on: client, provider: provider, peer: peer, scheduler: scheduler) {
-            handshakesInFlight += 1
+            handshakes.handshakeBegan()
             return HandshakeSlot(listener: self)
         }
     }
@@ -361,18 +353,14 @@ extension TCPServer: TurnResumable, FilteredListener {
     /// a connection waiting to be accepted is accepted at the next loop
     /// turn (not here: this may run inside another connection's close).
     package func handshakeDidEnd() {
-        handshakesInFlight -= 1
-        guard acceptIsWaiting, !acceptResumes, let loop = handle?.loop else { return }
-        acceptResumes = true
-        loop.resumeNextTurn(self, delivering: true)
+        guard handshakes.handshakeEnded() else { return }
+        handle?.loop.resumeNextTurn(self, delivering: true)
     }
 
     /// The next loop turn after a handshake ended: accepts the connection
     /// that waited (libuv then watches the socket again).
     func resumeAfterBudget() {
-        acceptResumes = false
-        guard acceptIsWaiting, handle != nil else { return }
-        acceptIsWaiting = false
+        guard handshakes.resume(), handle != nil else { return }
         accept(nil)
     }
 }

@@ -81,12 +81,9 @@ public final class UnixServer: EmitterProtocol, LoopResource {
     /// ``TCPServer``'s (``TCPServer/handshakesInFlight``): past its
     /// configuration's `maximumHandshakesInFlight` the next connection
     /// waits, not accepted, until one ends. 0 for a plain server.
-    public private(set) var handshakesInFlight = 0
-    /// A connection waits in libuv, not accepted, for a handshake in
-    /// flight to end.
-    private var acceptIsWaiting = false
-    /// Accepting resumes at the next loop turn.
-    private var acceptResumes = false
+    public var handshakesInFlight: Int { handshakes.inFlight }
+    /// Its handshakes in flight, and the accept that waits for one to end.
+    private var handshakes = HandshakeGate()
     /// The shutdown of the app it listens in (see ``TCPServer``).
     private weak var shutdown: ShutdownCoordinator?
     /// Whether it is one of the app's servers: the app's shutdown drains
@@ -201,7 +198,7 @@ public final class UnixServer: EmitterProtocol, LoopResource {
         if handle != nil { filterListening?.listenerDidStop(self) }
         handle = nil
         // libuv closes the connection it held for us.
-        acceptIsWaiting = false
+        handshakes.listenerClosed()
         shutdown?.listenerDidStop(ObjectIdentifier(self))
         shutdown = nil
     }
@@ -210,12 +207,8 @@ public final class UnixServer: EmitterProtocol, LoopResource {
         do throws(LoopError) {
             if let error { throw error }
             guard let server = handle else { return }
-            if let limit = filterListening?.maximumHandshakesInFlight, handshakesInFlight >= limit {
-                // Not accepted: it waits in the kernel's backlog (see
-                // TCPServer.accept(_:) and handshakeDidEnd()).
-                acceptIsWaiting = true
-                return
-            }
+            // Past the cap, not accepted: it waits (see HandshakeGate).
+            if handshakes.holdsAccept(limit: filterListening?.maximumHandshakesInFlight) { return }
             let client = try server.acceptClient()
             client.loop.counters.pointee.connectionsAccepted &+= 1
             let connection = try filterProvider.map { provider throws(LoopError) in try filteredConnection(client, provider) }
@@ -233,7 +226,7 @@ public final class UnixServer: EmitterProtocol, LoopResource {
     private func filteredConnection(_ client: UnixSocketHandle, _ provider: any StreamFilterProvider) throws(LoopError) -> TCPConnection {
         let scheduler = (emitter.ownerContext ?? AppContext.current)?.scheduler
         return try FilteredTransport.acceptedConnection(on: client, provider: provider, peer: "unix:\(path)", scheduler: scheduler) {
-            handshakesInFlight += 1
+            handshakes.handshakeBegan()
             return HandshakeSlot(listener: self)
         }
     }
@@ -258,18 +251,14 @@ extension UnixServer: TurnResumable, FilteredListener {
     /// A handshake in flight ended: a connection waiting to be accepted
     /// is accepted at the next loop turn (as ``TCPServer``'s).
     package func handshakeDidEnd() {
-        handshakesInFlight -= 1
-        guard acceptIsWaiting, !acceptResumes, let loop = handle?.loop else { return }
-        acceptResumes = true
-        loop.resumeNextTurn(self, delivering: true)
+        guard handshakes.handshakeEnded() else { return }
+        handle?.loop.resumeNextTurn(self, delivering: true)
     }
 
     /// The next loop turn after a handshake ended: accepts the connection
     /// that waited.
     func resumeAfterBudget() {
-        acceptResumes = false
-        guard acceptIsWaiting, handle != nil else { return }
-        acceptIsWaiting = false
+        guard handshakes.resume(), handle != nil else { return }
         accept(nil)
     }
 }
