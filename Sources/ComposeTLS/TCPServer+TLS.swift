@@ -21,7 +21,7 @@ extension TCPServer {
     /// In a test context (`TestApp`) the handshake is simulated (see
     /// `TestApp.connect(port:tls:)`): no file is read, the configuration
     /// judges what the test's client presents, and the connection reports
-    /// its ``TCPConnection/tlsSession`` and fails with the same errors.
+    /// its `TCPConnection.tlsSession` and fails with the same errors.
     ///
     /// ```swift
     /// let listener = TCPServer(port: 8443, tls: .server(

@@ -8,8 +8,8 @@ extension UnixServer {
     /// connections. For a local interface that must not trust the file's
     /// permissions alone, or a socket a proxy forwards TLS to. It is
     /// operated as a TLS `TCPServer` is: its certificate reloaded on
-    /// `SIGHUP` or ``ComposeApp/UnixServer/reloadTLS()``, its expiry in
-    /// ``ComposeApp/UnixServer/tlsCertificate``, `compose inspect` and the
+    /// `SIGHUP` or `reloadTLS()`, its expiry in
+    /// `tlsCertificate`, `compose inspect` and the
     /// metrics, its handshakes in flight capped
     /// (``TLSConfiguration/maximumHandshakesInFlight``).
     ///
