@@ -16,8 +16,11 @@ extension TCPConnection {
     /// ``TLSConfiguration/serverName``), which is also sent as the server
     /// name (SNI) unless it is a numeric address.
     ///
-    /// Not simulated in a test context (`TestApp`) yet: it fails there with
-    /// `LoopError.Code.noEventLoop`.
+    /// In a test context (`TestApp`) the handshake with the scripted
+    /// server (`app.listen(port:tls:)`) is simulated: the configuration
+    /// judges the test's certificate (its authority trusted or not, its
+    /// expiry, its names, its key's pin) and the connect fails with the
+    /// same errors; no file of the configuration is read.
     ///
     /// - Parameters:
     ///   - host: A host name or numeric address.
@@ -32,9 +35,10 @@ extension TCPConnection {
         context: AppContext? = nil,
         _ completion: @escaping @MainActor (Result<TCPConnection, LoopError>) -> Void
     ) {
+        let context = context ?? AppContext.current
         let request: StreamFilterRequest
         do {
-            request = try tls.clientFilter(operation: "TCPConnection.connect(tls:)", serverName: host, peer: "\(host):\(port)")
+            request = try tls.clientFilter(operation: "TCPConnection.connect(tls:)", serverName: host, peer: "\(host):\(port)", context: context)
         } catch {
             completion(.failure(error))
             return
@@ -61,11 +65,16 @@ extension TLSConfiguration {
     /// made now from this configuration, checking the server's name
     /// `serverName`. Throws `LoopError.Code.tlsConfigurationInvalid`
     /// (naming `operation` and `peer`) for a server's configuration, or
-    /// the context's failure.
+    /// the context's failure. In a test `context`, a simulated handshake
+    /// (no file read).
     @MainActor
-    func clientFilter(operation: String, serverName: String, peer: String) throws(LoopError) -> TCPConnection.StreamFilterRequest {
+    func clientFilter(operation: String, serverName: String, peer: String, context: AppContext?) throws(LoopError) -> TCPConnection.StreamFilterRequest {
         guard !isServer else {
             throw .tls(.tlsConfigurationInvalid, operation: operation, message: "a client needs a client configuration: TLSConfiguration.client()", context: peer)
+        }
+        if context?.simulatedNetwork != nil {
+            try checkSimulated(operation: operation, side: false)
+            return TCPConnection.StreamFilterRequest(simulation: SimulatedTLSClient(self, peer: peer))
         }
         let tlsContext = try TLSContext(self)
         return TCPConnection.StreamFilterRequest(handshakeTimeout: handshakeTimeout) { () throws(LoopError) -> any StreamFilter in

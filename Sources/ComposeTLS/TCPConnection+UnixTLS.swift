@@ -36,7 +36,7 @@ extension TCPConnection {
             guard tls.isServer || !serverName.isEmpty else {
                 throw LoopError.tls(.tlsConfigurationInvalid, operation: operation, message: "a socket file names no host: set TLSConfiguration.serverName to the name the server's certificate holds", context: unixPath)
             }
-            request = try tls.clientFilter(operation: operation, serverName: serverName, peer: "unix:\(unixPath)")
+            request = try tls.clientFilter(operation: operation, serverName: serverName, peer: "unix:\(unixPath)", context: context ?? AppContext.current)
         } catch {
             completion(.failure(error))
             return

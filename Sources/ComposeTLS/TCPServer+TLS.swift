@@ -18,8 +18,10 @@ extension TCPServer {
     /// Nagle's algorithm is off for TLS connections whatever `noDelay`
     /// says. `TCPConnection.close()` sends TLS's close_notify.
     ///
-    /// In a test context (`TestApp`) the connections are the simulated
-    /// network's, without TLS: the handshake is not simulated yet.
+    /// In a test context (`TestApp`) the handshake is simulated (see
+    /// `TestApp.connect(port:tls:)`): no file is read, the configuration
+    /// judges what the test's client presents, and the connection reports
+    /// its `TCPConnection.tlsSession` and fails with the same errors.
     ///
     /// ```swift
     /// let listener = TCPServer(port: 8443, tls: .server(

@@ -33,10 +33,7 @@ extension TLSEngine {
             seen.append(pin)
         }
         guard !seen.contains(where: pins.contains) else { return nil }
-        let own = seen.first.map { "\($0)" } ?? "unreadable"
-        let issuers = seen.dropFirst().map(\.description)
-        let chain = issuers.isEmpty ? "" : " (its issuers': \(issuers.joined(separator: ", ")))"
-        return "its public key \(own)\(chain) matches none of the pinned keys \(pins.map(\.description).joined(separator: ", ")) (TLSConfiguration.pinnedPublicKeys)"
+        return TLSErrors.pinMismatch(seen: seen, pins: pins)
     }
 
     /// The pin of `certificate`'s key: the SHA-256 of its DER-encoded
@@ -70,7 +67,7 @@ extension TLSEngine {
         let said = reasons.map(\.text).joined(separator: "; ")
         if context.configuration.isServer {
             guard reasons.contains(where: { $0.code == SSL_R_PEER_DID_NOT_RETURN_A_CERTIFICATE }) else { return nil }
-            return .tls(.tlsVerificationFailed, operation: "TLS handshake", message: "the client sent no certificate, and this server requires one (TLSConfiguration.clientAuthentication is .require): \(said)", context: peer)
+            return TLSErrors.clientCertificateMissing(said: said, peer: peer)
         }
         let refusals: Set<Int32> = [
             SSL_R_TLSV13_ALERT_CERTIFICATE_REQUIRED, SSL_R_SSLV3_ALERT_BAD_CERTIFICATE, SSL_R_SSLV3_ALERT_CERTIFICATE_EXPIRED,

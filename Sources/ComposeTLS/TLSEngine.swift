@@ -209,14 +209,7 @@ final class TLSEngine: StreamFilter {
         if verification != X509_V_OK {
             TLSErrors.clear()
             let reason = pinMismatch ?? X509_verify_cert_error_string(verification).map { String(cString: $0) } ?? "error \(verification)"
-            let side = context.configuration.isServer ? "client" : "server"
-            let which: String
-            if let rejected {
-                which = "the certificate at depth \(rejected.depth) of the chain (\(rejected.depth == 0 ? "the \(side)'s own" : "an issuer")), \(rejected.subject)"
-            } else {
-                which = "the \(side)'s certificate chain"
-            }
-            return .tls(.tlsVerificationFailed, operation: "TLS handshake", message: "\(which), was rejected: \(reason)", context: peer)
+            return TLSErrors.verificationFailed(byServer: context.configuration.isServer, rejected: rejected.map { ($0.depth, $0.subject) }, reason: reason, peer: peer)
         }
         let reasons = TLSErrors.drainWithCodes()
         if let refusal = authenticationFailure(reasons) { return refusal }
@@ -286,7 +279,7 @@ final class TLSEngine: StreamFilter {
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private static func isNumericAddress(_ host: String) -> Bool {
+    nonisolated static func isNumericAddress(_ host: String) -> Bool {
         var address = in6_addr()
         return inet_pton(AF_INET, host, &address) == 1 || inet_pton(AF_INET6, host, &address) == 1
     }

@@ -8,19 +8,22 @@ final class TLSServerContext: StreamFilterProvider {
     let configuration: TLSConfiguration
     private var context: TLSContext?
     /// The server's initializer, for messages (`TCPServer(tls:)`).
-    private let server: String
+    let server: String
 
     // The listener's life (TLSServerContext+Operation.swift).
     /// The listener, while it listens.
-    weak var listener: TCPServer?
+    weak var listener: (any FilteredListener)?
     /// Its app, while it listens.
     weak var appContext: AppContext?
-    /// `host:port`, as it listens.
+    /// `host:port` (`unix:/path`), as it listens.
     var listenerName = ""
     /// The app's configuration reloads, which reload the certificate.
     var reloads: Subscription?
     /// The certificate whose expiry the app's metrics report.
     var reportedCertificate: ListenerCertificate?
+    /// Its handshakes are simulated (a test context's server): no file
+    /// is read.
+    var isSimulated = false
 
     init(_ configuration: TLSConfiguration, server: String = "TCPServer(tls:)") {
         self.configuration = configuration

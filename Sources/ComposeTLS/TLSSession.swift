@@ -30,13 +30,19 @@ extension TCPConnection {
     /// The TLS session of a connection of a TLS server, or of one made by
     /// `connect(host:port:tls:context:_:)`, once its handshake completed;
     /// `nil` before, and for a plain connection.
+    ///
+    /// In a test context (`TestApp`) the session of the simulated
+    /// handshake: the ALPN protocol chosen, the test's certificate's
+    /// subject and expiry, the server name; its version is always
+    /// `TLSv1.3` and its suite `TLS_AES_256_GCM_SHA384`.
     public var tlsSession: TLSSession? {
-        (streamFilter as? TLSEngine)?.session
+        if let engine = streamFilter as? TLSEngine { return engine.session }
+        return simulatedTLSSession.map(TLSSession.init)
     }
 
     /// Whether the connection runs over TLS (its handshake may not have
-    /// completed yet).
+    /// completed yet), simulated in a test context.
     public var isTLS: Bool {
-        streamFilter is TLSEngine
+        streamFilter is TLSEngine || isSimulatedTLS
     }
 }

@@ -6,7 +6,12 @@ extension UnixServer {
     /// the same certificates (several, by SNI), client certificates,
     /// handshake timeout and typed errors, on the socket file's
     /// connections. For a local interface that must not trust the file's
-    /// permissions alone, or a socket a proxy forwards TLS to.
+    /// permissions alone, or a socket a proxy forwards TLS to. It is
+    /// operated as a TLS `TCPServer` is: its certificate reloaded on
+    /// `SIGHUP` or `reloadTLS()`, its expiry in
+    /// `tlsCertificate`, `compose inspect` and the
+    /// metrics, its handshakes in flight capped
+    /// (``TLSConfiguration/maximumHandshakesInFlight``).
     ///
     /// ```swift
     /// var tls = TLSConfiguration.server(certificateChain: "/etc/myapp/cert.pem", privateKey: "/etc/myapp/key.pem")

@@ -87,7 +87,37 @@ extension TestApp {
     ///     the server accepts, before the app's connect completes (a greeting
     ///     written there is the first thing the app reads).
     public func listen(port: UInt16 = 0, onAccept: (@MainActor (TestPeer) -> Void)? = nil) -> TestServer {
-        TestServer(app: self, network: world.network, port: port, onAccept: onAccept)
+        TestServer(app: self, network: world.network, port: port, tls: nil, onAccept: onAccept)
+    }
+
+    /// Scripts a TLS server on `port` for the app's
+    /// `TCPConnection.connect(host:port:tls:)`: the handshake is
+    /// simulated (see ``TestTLS``), and the app's connect completes with
+    /// the connection (its `tlsSession` naming this server's certificate
+    /// and the ALPN protocol chosen), or fails with the error a real
+    /// handshake gives: `tlsVerificationFailed` for a certificate whose
+    /// authority the app does not trust, that expired, that does not hold
+    /// the host's name or whose key matches none of the app's pins;
+    /// `tlsHandshakeFailed` when no ALPN protocol is shared; `timedOut`
+    /// after the app's `handshakeTimeout` for a ``TestTLS/silent`` server.
+    /// A plain server (``listen(port:onAccept:)``) is one that speaks no
+    /// TLS: the app's handshake fails on its first bytes, or times out.
+    ///
+    /// ```swift
+    /// let api = app.listen(port: 443, tls: .server(certificate: .expired))
+    /// // ... the app's connect fails with tlsVerificationFailed:
+    /// // "... /CN=localhost, was rejected: certificate has expired"
+    /// let good = app.listen(port: 8443, tls: .server(applicationProtocols: ["h2"]))
+    /// // ... the app connects; good.peers.last?.tlsServerName == "localhost"
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - port: The port the app connects to; 0 picks a free one.
+    ///   - tls: What the server presents and speaks.
+    ///   - onAccept: Runs with the test's end of each connection
+    ///     the server accepts, before the app's connect completes.
+    public func listen(port: UInt16 = 0, tls: TestTLS, onAccept: (@MainActor (TestPeer) -> Void)? = nil) -> TestServer {
+        TestServer(app: self, network: world.network, port: port, tls: tls, onAccept: onAccept)
     }
 
     /// Takes `port` as another process would: the app's `TCPServer` on it

@@ -335,11 +335,42 @@ public final class TestApp {
     /// - Throws: `LoopError.Code.connectionRefused` when no server of the
     ///   app listens on `port`.
     public func connect(port: UInt16) throws(LoopError) -> TestPeer {
+        try connect(port: port, simulating: nil, call: "TestApp.connect(port:)")
+    }
+
+    /// Connects a TLS client to the app's TLS `TCPServer` (`TCPServer(port:tls:)`)
+    /// listening on `port`: the server accepts it, and the simulated
+    /// handshake (see ``TestTLS``) has completed or failed when this
+    /// returns. The app's connection reports its `tlsSession` (the ALPN
+    /// protocol chosen, the server name asked for, the client's
+    /// certificate for mutual TLS); a failure reaches the app's
+    /// connection's `errors` as on a socket, and closes it
+    /// (``TestPeer/isClosedByApp``).
+    ///
+    /// ```swift
+    /// let peer = try app.connect(port: 8443, tls: .client(applicationProtocols: ["chat/1"]))
+    /// #expect(peer.isTLSEstablished)
+    /// #expect(peer.readLines() == ["Welcome!"])
+    /// peer.write("hello\n")
+    /// ```
+    ///
+    /// A plain client (``connect(port:)``) of a TLS server is one that
+    /// speaks no TLS: its first bytes fail the server's handshake
+    /// (`tlsHandshakeFailed`), and if it sends none the handshake times
+    /// out. A TLS client of a plain server is a plain client.
+    ///
+    /// - Throws: `LoopError.Code.connectionRefused` when no server of the
+    ///   app listens on `port`.
+    public func connect(port: UInt16, tls: TestTLS) throws(LoopError) -> TestPeer {
+        try connect(port: port, simulating: tls.simulated, call: "TestApp.connect(port:tls:)")
+    }
+
+    private func connect(port: UInt16, simulating tls: SimulatedTLSPeer?, call: String) throws(LoopError) -> TestPeer {
         // A test context always has its simulated network.
         let network = context.simulatedNetwork!
-        let connected: Result<SimulatedPeer, LoopError> = drive("TestApp.connect(port:)") {
+        let connected: Result<SimulatedPeer, LoopError> = drive(call) {
             let connected: Result<SimulatedPeer, LoopError> = context.run {
-                do throws(LoopError) { return .success(try network.connect(port: port)) } catch { return .failure(error) }
+                do throws(LoopError) { return .success(try network.connect(port: port, tls: tls)) } catch { return .failure(error) }
             }
             drainDue()
             return connected

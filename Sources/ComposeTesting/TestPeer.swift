@@ -51,6 +51,29 @@ public final class TestPeer {
     /// ```
     public var isResetByApp: Bool { peer.isResetByApp }
 
+    // MARK: TLS (simulated; see TestTLS)
+
+    /// Whether the simulated TLS handshake with the app completed.
+    public var isTLSEstablished: Bool { peer.tlsSession != nil }
+
+    /// The application protocol (ALPN) the handshake chose, if any.
+    public var tlsApplicationProtocol: String? { peer.tlsSession?.applicationProtocol }
+
+    /// The server name (SNI) the client asked for: the app's, on a
+    /// scripted server's peer (the host it connected to, or its
+    /// `TLSConfiguration.serverName`); the test's own on a client.
+    public var tlsServerName: String? { peer.tlsSession?.serverName }
+
+    /// Whether the app ended the TLS session cleanly, sending TLS's
+    /// close_notify (`TCPConnection.close()`, a drain), rather than
+    /// failing or resetting the connection.
+    ///
+    /// ```swift
+    /// connection.close()                    // in the app
+    /// #expect(peer.receivedCloseNotify && peer.isClosedByApp)
+    /// ```
+    public var receivedCloseNotify: Bool { peer.receivedCloseNotify }
+
     /// Sends the UTF-8 bytes of `text`.
     public func write(_ text: String) {
         write(Array(text.utf8))

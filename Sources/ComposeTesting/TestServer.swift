@@ -27,10 +27,16 @@ public final class TestServer {
     private weak var app: TestApp?
     private weak var network: SimulatedNetwork?
 
-    init(app: TestApp, network: SimulatedNetwork, port: UInt16, onAccept: (@MainActor (TestPeer) -> Void)?) {
+    /// What it does in a TLS handshake (``TestApp/listen(port:tls:onAccept:)``);
+    /// `nil` for a plain server.
+    public let tls: TestTLS?
+
+    init(app: TestApp, network: SimulatedNetwork, port: UInt16, tls: TestTLS?, onAccept: (@MainActor (TestPeer) -> Void)?) {
         self.app = app
         self.network = network
         self.onAccept = onAccept
+        self.tls = tls
+        server.tls = tls?.simulated
         self.port = network.listen(server, port: port)
         server.onAccept = { [weak self] peer in self?.accepted(peer) }
     }

@@ -1,7 +1,7 @@
 // README.md, "A taste of the code": the shouter over TLS. Under TestApp its
-// clients are the simulated network's, plain (the handshake is not
-// simulated); real handshakes against openssl are TLSTests' and
-// ChatTLSDaemonTests' (Tests/ComposeAppTests).
+// clients' handshakes are simulated (no file read: `app.connect(port:tls:)`);
+// real handshakes against openssl are TLSTests' and ChatTLSDaemonTests'
+// (Tests/ComposeAppTests).
 import ComposeTesting
 import Testing
 import ComposeTLS   // brings ComposeApp; only apps that import it link OpenSSL
@@ -38,14 +38,32 @@ struct SecureShouter: Component {
         #expect(tls.handshakeTimeout == .seconds(10))
     }
 
+    /// The TLS article, "Under TestApp".
+    @Test func theArticlesTestAppSampleRunsTheShouterWithASimulatedHandshake() throws {
+        let app = TestApp(root: SecureShouter())
+        let peer = try app.connect(port: 7443, tls: .client(applicationProtocols: ["shout/1"]))
+        peer.write("hello\n")
+        #expect(peer.readLines() == ["HELLO"])
+
+        // The app as a client: a scripted server whose certificate expired. The
+        // app's connect to it fails with tlsVerificationFailed, "the certificate at
+        // depth 0 of the chain (the server's own), /CN=localhost, was rejected:
+        // certificate has expired", and the server sees the connection closed.
+        let api = app.listen(port: 443, tls: .server(certificate: .expired))
+        #expect(api.peers.allSatisfy { $0.isClosedByApp })
+        #expect(peer.isTLSEstablished)
+    }
+
     @Test func underTestAppItsClientsAreAnsweredInCapitalsAsTheShoutersAre() throws {
         _ = Printed.take()
         let app = TestApp(root: SecureShouter())
-        let peer = try app.connect(port: 7443)
+        let peer = try app.connect(port: 7443, tls: .client())   // a simulated TLS handshake
         peer.write("hello\n")
         #expect(peer.readLines() == ["HELLO"])
+        #expect(peer.receivedCloseNotify == false)
         app.send(.terminate)
         #expect(peer.isClosedByApp)
+        #expect(peer.receivedCloseNotify)   // the drain ends the TLS session cleanly
         #expect(app.exitStatus == 0)
         #expect(Printed.take().isEmpty)
     }

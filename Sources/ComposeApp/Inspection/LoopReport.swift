@@ -2,7 +2,7 @@ internal import CLibUV
 import Compose
 
 /// What `compose inspect PID loop` shows: the loop's open handles by type,
-/// the TCP listeners (with, for a TLS one, its handshakes in flight and its
+/// the TCP listeners and the TLS Unix ones (with, for a TLS one, its handshakes in flight and its
 /// certificates' subject and expiry), the connections with their peer and
 /// queued bytes, the child processes, and the loop's health when something
 /// measures it (``LoopHealthReporting``).
@@ -84,6 +84,9 @@ struct LoopReport {
                         report.connections.append(Connection(path: path, peer: connection.remoteAddress, queuedBytes: connection.queuedBytes, isClosing: connection.transport.isClosing))
                     } else if let server = attachment as? TCPServer {
                         report.listeners.append(Listener(server, path: path))
+                    } else if let server = attachment as? UnixServer, server.filterProvider != nil {
+                        // A TLS one: its certificates and handshakes.
+                        report.listeners.append(Listener(server, path: path))
                     } else if let child = attachment as? ChildProcess {
                         if let handle = child.process { known.insert(ObjectIdentifier(handle)) }
                         report.processes.append(ChildProcessEntry(path: path, executable: child.executable, pid: child.pid, state: child.inspectionState, termination: child.termination?.description))
@@ -149,15 +152,24 @@ extension ChildProcess {
 extension LoopReport.Listener {
     @MainActor
     init(_ server: TCPServer, path: String) {
-        let listening = server.filterListening
+        self.init(server, path: path, isTLS: server.filterProvider != nil, handshakesInFlight: server.handshakesInFlight, listening: server.filterListening)
+    }
+
+    @MainActor
+    init(_ server: UnixServer, path: String) {
+        self.init(server, path: path, isTLS: server.filterProvider != nil, handshakesInFlight: server.handshakesInFlight, listening: server.filterListening)
+    }
+
+    @MainActor
+    private init(_ listener: any FilteredListener, path: String, isTLS: Bool, handshakesInFlight: Int, listening: (any StreamFilterListening)?) {
         self.init(
             path: path,
-            address: server.host.contains(":") ? "[\(server.host)]:\(server.port)" : "\(server.host):\(server.port)",
-            isListening: server.isListening,
-            isTLS: server.filterProvider != nil,
-            handshakesInFlight: server.handshakesInFlight,
+            address: listener.listenerAddress,
+            isListening: listener.isListening,
+            isTLS: isTLS,
+            handshakesInFlight: handshakesInFlight,
             maximumHandshakesInFlight: listening?.maximumHandshakesInFlight,
-            certificates: server.isListening ? listening?.certificates ?? [] : [],
+            certificates: listener.isListening ? listening?.certificates ?? [] : [],
             wallClock: Inspection.wallClock()
         )
     }

@@ -66,11 +66,14 @@ package final class SimulatedNetwork {
     /// connection emitter sends) and the test gets the client's end.
     ///
     /// - Throws: `ECONNREFUSED` when no server of the app listens there.
-    package func connect(port: UInt16) throws(LoopError) -> SimulatedPeer {
+    /// A TLS client (`tls`) takes part in the handshake of the app's TLS
+    /// server; to a plain server it is a plain client.
+    package func connect(port: UInt16, tls: SimulatedTLSPeer? = nil) throws(LoopError) -> SimulatedPeer {
         guard let server = listeners[port]?.server, let context, let scheduler = context.scheduler else {
             throw LoopError("uv_tcp_connect", code: UV_ECONNREFUSED.rawValue, context: "127.0.0.1:\(port)")
         }
         let peer = SimulatedPeer(port: freePort())
+        peer.tls = tls
         let socket = SimulatedSocket(peer: peer, remoteAddress: "127.0.0.1:\(peer.port)", scheduler: scheduler, context: context)
         server.accept(socket)
         return peer
@@ -117,6 +120,8 @@ package final class SimulatedNetwork {
     func connect(
         to target: String,
         port: UInt16,
+        host: String,
+        filter: TCPConnection.StreamFilterRequest?,
         _ completion: @escaping @MainActor (Result<TCPConnection, LoopError>) -> Void
     ) {
         guard let context else {
@@ -133,9 +138,51 @@ package final class SimulatedNetwork {
                 return
             }
             let peer = SimulatedPeer(port: port)
+            peer.tls = server.tls
             let socket = SimulatedSocket(peer: peer, remoteAddress: target, scheduler: scheduler, context: context)
             server.accepted(peer)
+            guard let handshaker = filter?.simulation else {
+                completion(.success(TCPConnection(transport: .simulated(socket))))
+                return
+            }
+            clientHandshake(socket, handshaker, host: host, context: context, completion)
+        }
+    }
+
+    /// The simulated TLS handshake of the app's connection on `socket` to
+    /// a scripted server: `completion` gets the connection, or the
+    /// handshake's failure (the connection closed: the scripted server's
+    /// peer sees it end), at once when the server takes part, at the
+    /// handshake's timeout when it does not (a plain or silent server).
+    private func clientHandshake(
+        _ socket: SimulatedSocket,
+        _ handshaker: any SimulatedTLSHandshaking,
+        host: String,
+        context: AppContext,
+        _ completion: @escaping @MainActor (Result<TCPConnection, LoopError>) -> Void
+    ) {
+        socket.isTLS = true
+        guard let offer = socket.peer.tls, offer.answersHandshake else {
+            // Waits for the deadline (the socket, held by this closure
+            // until the handshake ends, keeps the app running as a socket
+            // does), or for the server's bytes or close.
+            socket.beginHandshake(timeout: handshaker.handshakeTimeout) { error in
+                socket.close(reset: false)
+                completion(.failure(error))
+            }
+            // A plain server's greeting, sent when it accepted.
+            if socket.peer.tls == nil, !socket.inbound.isEmpty { socket.plainBytesDuringHandshake() }
+            return
+        }
+        switch handshaker.simulatedHandshake(with: offer, host: host, peer: socket.remoteAddress) {
+        case .success(let session):
+            socket.tlsSession = session
+            socket.peer.tlsSession = session
             completion(.success(TCPConnection(transport: .simulated(socket))))
+        case .failure(let error):
+            socket.tlsFailed = true
+            socket.close(reset: false)
+            completion(.failure(error))
         }
     }
 

@@ -10,6 +10,9 @@ package final class SimulatedServer {
     package var onAccept: (@MainActor (SimulatedPeer) -> Void)?
     /// Whether it accepts connections (until stopped or replaced).
     package internal(set) var isListening = false
+    /// What it does in a TLS handshake (``SimulatedTLSPeer``); `nil` for a
+    /// plain server.
+    package var tls: SimulatedTLSPeer?
 
     package init() {}
 

@@ -23,15 +23,15 @@ final class SimulatedSocket {
     let peer: SimulatedPeer
     /// The other end as the app sees it (`127.0.0.1:53122`).
     let remoteAddress: String
-    private let scheduler: any Scheduler
+    let scheduler: any Scheduler
     /// Weak: the context outlives its sockets only while its app runs.
     private weak var context: AppContext?
     private var isReading = false
-    private var inbound: [[UInt8]] = []
+    var inbound: [[UInt8]] = []
     /// What ends the peer's input once `inbound` is delivered: `nil` while
     /// it goes on, `.some(nil)` for end of input, `.some(error)` for a reset.
     private var inboundEnd: LoopError??
-    private var deliveryScheduled = false
+    var deliveryScheduled = false
     /// Writes waiting for room in the peer's receive buffer.
     private struct Outbound {
         var bytes: [UInt8]
@@ -46,6 +46,20 @@ final class SimulatedSocket {
     private(set) var unwrittenBytes = 0
     /// Whether the step that empties a reading peer's buffer is scheduled.
     private var readStepScheduled = false
+
+    // Simulated TLS (SimulatedSocket+TLS.swift).
+    /// Whether the connection runs over simulated TLS.
+    var isTLS = false
+    /// What its handshake settled, once it completed.
+    var tlsSession: SimulatedTLSSession?
+    /// The handshake runs: the app's writes and the peer's bytes wait.
+    var handshakePending = false
+    /// The handshake failed or timed out: no close_notify is sent.
+    var tlsFailed = false
+    /// The handshake's deadline, while it runs.
+    var handshakeDeadline: ScheduledAction?
+    /// Reports the handshake's failure to the app, while it runs.
+    var handshakeFailed: (@MainActor (LoopError) -> Void)?
 
     init(peer: SimulatedPeer, remoteAddress: String, scheduler: any Scheduler, context: AppContext) {
         self.peer = peer
@@ -73,8 +87,8 @@ final class SimulatedSocket {
     func tryWrite(_ bytes: UnsafeRawBufferPointer) throws(LoopError) -> Int {
         if peer.hasReset { throw LoopError("uv_try_write", code: UV_ECONNRESET.rawValue) }
         if peer.isClosed { throw LoopError("uv_try_write", code: UV_EPIPE.rawValue) }
-        // Nothing overtakes what is queued.
-        guard outboundHead == outbound.count else { return 0 }
+        // Nothing overtakes what is queued, nor a handshake under way.
+        guard !handshakePending, outboundHead == outbound.count else { return 0 }
         return took(peer.take(bytes))
     }
 
@@ -106,7 +120,7 @@ final class SimulatedSocket {
 
     /// Hands queued writes to the peer as its buffer makes room.
     func flushOutbound() {
-        while !isClosing, outboundHead < outbound.count {
+        while !isClosing, !handshakePending, outboundHead < outbound.count {
             let head = outboundHead
             let taken = took(outbound[head].bytes.withUnsafeBytes { peer.take(UnsafeRawBufferPointer(rebasing: $0[outbound[head].taken...])) })
             outbound[head].taken += taken
@@ -127,6 +141,7 @@ final class SimulatedSocket {
 
     /// Half-close: the peer sees end of input.
     func shutdown() {
+        sendCloseNotify()
         peer.inputEnded = true
     }
 
@@ -135,6 +150,8 @@ final class SimulatedSocket {
     /// taken is dropped either way (libuv cancels its queued writes).
     func close(reset: Bool) {
         guard !isClosing else { return }
+        if !reset { sendCloseNotify() }
+        cancelHandshakeDeadline()
         isClosing = true
         onRead = nil
         onEnd = nil
@@ -157,19 +174,21 @@ final class SimulatedSocket {
 
     func peerSent(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
+        if handshakePending, peer.tls == nil { plainBytesDuringHandshake() }
         inbound.append(bytes)
         scheduleDelivery()
     }
 
     func peerEnded(reset: Bool) {
         guard inboundEnd == nil else { return }
+        if handshakePending { peerEndedDuringHandshake() }
         inboundEnd = .some(reset ? LoopError("uv_read", code: UV_ECONNRESET.rawValue) : nil)
         if reset { inbound = [] }
         scheduleDelivery()
     }
 
-    private func scheduleDelivery() {
-        guard !deliveryScheduled, !isClosing, isReading, !inbound.isEmpty || inboundEnd != nil else { return }
+    func scheduleDelivery() {
+        guard !deliveryScheduled, !isClosing, !handshakePending, isReading, !inbound.isEmpty || inboundEnd != nil else { return }
         deliveryScheduled = true
         _ = scheduler.schedule(after: .zero) { [weak self] in
             self?.deliver()
@@ -222,6 +241,13 @@ package final class SimulatedPeer {
     private var takenInStep = 0
     fileprivate(set) var hasReset = false
     fileprivate weak var socket: SimulatedSocket?
+    /// What the test's end does in a TLS handshake; `nil` for a plain
+    /// peer.
+    package var tls: SimulatedTLSPeer?
+    /// What the TLS handshake settled, once it completed.
+    package internal(set) var tlsSession: SimulatedTLSSession?
+    /// Whether the app ended its TLS session cleanly (close_notify).
+    package internal(set) var receivedCloseNotify = false
 
     init(port: UInt16) {
         self.port = port

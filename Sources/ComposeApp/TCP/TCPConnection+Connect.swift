@@ -28,7 +28,9 @@ extension TCPConnection {
     /// Connects as ``connect(host:port:context:_:)`` does, then puts a
     /// filter (TLS) under the connection and completes when its handshake
     /// does: with the connection, or with the handshake's failure (the
-    /// connection then closed). Not simulated in a test context yet.
+    /// connection then closed). In a test context the filter's
+    /// ``StreamFilterRequest/simulation`` judges the scripted server's
+    /// simulated handshake instead.
     package static func connect(
         host: String,
         port: UInt16,
@@ -37,8 +39,8 @@ extension TCPConnection {
         _ completion: @escaping @MainActor (Result<TCPConnection, LoopError>) -> Void
     ) {
         let context = context ?? AppContext.current
-        if filter != nil, context?.simulatedNetwork != nil {
-            completion(.failure(.notSimulated("TCPConnection.connect(tls:)", context: "\(host):\(port)", what: "TLS connections")))
+        if let filter, filter.simulation == nil, context?.simulatedNetwork != nil {
+            completion(.failure(.notSimulated("TCPConnection.connect(tls:)", context: "\(host):\(port)", what: "this connection's filter")))
             return
         }
         if let network = context?.simulatedNetwork {
@@ -47,7 +49,7 @@ extension TCPConnection {
                 completion(.failure(LoopError("uv_getaddrinfo", code: UV_EAI_NONAME.rawValue, context: "host \"\(host)\" (a test context resolves only localhost and numeric addresses)")))
                 return
             }
-            network.connect(to: address.description, port: port, completion)
+            network.connect(to: address.description, port: port, host: host, filter: filter, completion)
             return
         }
         let loop: EventLoop
@@ -75,10 +77,25 @@ extension TCPConnection {
     package struct StreamFilterRequest {
         let make: @MainActor () throws(LoopError) -> any StreamFilter
         let handshakeTimeout: Duration?
+        /// In a test context: what judges the scripted server's simulated
+        /// handshake (ComposeTLS's client configuration), instead of a
+        /// filter.
+        let simulation: (any SimulatedTLSHandshaking)?
 
         package init(handshakeTimeout: Duration?, make: @escaping @MainActor () throws(LoopError) -> any StreamFilter) {
             self.make = make
             self.handshakeTimeout = handshakeTimeout
+            simulation = nil
+        }
+
+        /// A request of a test context: `simulation` judges the handshake.
+        @MainActor
+        package init(simulation: any SimulatedTLSHandshaking) {
+            make = { () throws(LoopError) -> any StreamFilter in
+                throw .notSimulated("TCPConnection.connect(tls:)", context: nil, what: "real TLS in a test context")
+            }
+            handshakeTimeout = simulation.handshakeTimeout
+            self.simulation = simulation
         }
     }
 

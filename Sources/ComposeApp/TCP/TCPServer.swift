@@ -112,12 +112,9 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     /// `maximumHandshakesInFlight` (see ComposeTLS's
     /// `TLSConfiguration.maximumHandshakesInFlight`): the next connection
     /// waits, not accepted, until one ends.
-    public private(set) var handshakesInFlight = 0
-    /// A connection waits in libuv, not accepted, for a handshake in
-    /// flight to end (libuv stops watching the socket meanwhile).
-    private var acceptIsWaiting = false
-    /// Accepting resumes at the next loop turn.
-    private var acceptResumes = false
+    public var handshakesInFlight: Int { handshakes.inFlight }
+    /// Its handshakes in flight, and the accept that waits for one to end.
+    private var handshakes = HandshakeGate()
     /// Where accepted connections go instead of ``emitter``, for a
     /// server that serves them itself (ComposeHTTP's `HTTPServer`): no
     /// dispatch per connection, and no observer in a component's scope.
@@ -200,14 +197,23 @@ public final class TCPServer: EmitterProtocol, LoopResource {
             throw .shuttingDown("uv_listen", context: "\(host):\(port)")
         }
         if let network = context?.simulatedNetwork {
+            // TLS is simulated: its configuration is checked, its files
+            // are not read (SimulatedTLS.swift).
+            if let filterProvider {
+                guard let handshaker = filterProvider as? any SimulatedTLSHandshaking else {
+                    throw .notSimulated("TCPServer.listen", context: "\(host):\(port)", what: "this server's filter")
+                }
+                try handshaker.prepareSimulation()
+            }
             port = try network.listen(self, host: host, port: port)
             self.network = network
             track(in: context)
+            filterListening?.listenerDidStart(self, context: context)
             return
         }
         let loop = try EventLoop.resolve(emitter.ownerContext, for: "TCPServer(\(host):\(port)).listen")
         // Its certificates are read now, so that a bad file fails the
-        // listen (a test context's simulated network has no TLS yet).
+        // listen.
         try filterProvider?.prepare()
         if let inherited = try listenOnInheritedSocket(loop: loop) {
             if let bound = inherited.localAddress { port = bound.port }
@@ -247,10 +253,10 @@ public final class TCPServer: EmitterProtocol, LoopResource {
     public func close() {
         handle?.loop.launch.release(self)
         handle?.close()
-        if handle != nil { filterListening?.listenerDidStop(self) }
+        if handle != nil || network != nil { filterListening?.listenerDidStop(self) }
         handle = nil
         // libuv closes the connection it held for us.
-        acceptIsWaiting = false
+        handshakes.listenerClosed()
         network?.stopListening(port: port)
         network = nil
         shutdown?.listenerDidStop(ObjectIdentifier(self))
@@ -261,13 +267,8 @@ public final class TCPServer: EmitterProtocol, LoopResource {
         do throws(LoopError) {
             if let error { throw error }
             guard let server = handle else { return }
-            if let limit = filterListening?.maximumHandshakesInFlight, handshakesInFlight >= limit {
-                // Not accepted: libuv keeps it and stops watching the
-                // socket until uv_accept, so the next ones wait in the
-                // kernel's backlog (see handshakeDidEnd()).
-                acceptIsWaiting = true
-                return
-            }
+            // Past the cap, not accepted: it waits (see HandshakeGate).
+            if handshakes.holdsAccept(limit: filterListening?.maximumHandshakesInFlight) { return }
             let client = try server.acceptClient()
             client.loop.counters.pointee.connectionsAccepted &+= 1
             client.setKeepAlive(keepAlive)
@@ -292,14 +293,19 @@ public final class TCPServer: EmitterProtocol, LoopResource {
         let peer = client.peerAddress.map { "\($0.host):\($0.port)" } ?? "unknown"
         let scheduler = (emitter.ownerContext ?? AppContext.current)?.scheduler
         return try FilteredTransport.acceptedConnection(on: client, provider: provider, peer: peer, scheduler: scheduler) {
-            handshakesInFlight += 1
+            handshakes.handshakeBegan()
             return HandshakeSlot(listener: self)
         }
     }
 
     /// Accepts a simulated client (a test context's).
     func accept(_ socket: SimulatedSocket) {
-        deliver(accepted(TCPConnection(transport: .simulated(socket))))
+        let connection = TCPConnection(transport: .simulated(socket))
+        // A TLS server's handshake is simulated (SimulatedTLS.swift).
+        if let handshaker = filterProvider as? any SimulatedTLSHandshaking {
+            socket.beginServerHandshake(handshaker)
+        }
+        deliver(accepted(connection))
     }
 
     /// `connection`, which the app's shutdown drains.
@@ -330,29 +336,31 @@ extension TCPServer: DrainableListener {
     }
 }
 
-extension TCPServer: TurnResumable {
+extension TCPServer: TurnResumable, FilteredListener {
     /// The filter provider's part in the listener's life, if it has one
     /// (ComposeTLS's server context).
     var filterListening: (any StreamFilterListening)? {
         filterProvider as? any StreamFilterListening
     }
 
+    package var listenerAddress: String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
+    package var ownerPath: String? { emitter.ownerNode?.path }
+
     /// A handshake in flight ended (its ``HandshakeSlot`` was released):
     /// a connection waiting to be accepted is accepted at the next loop
     /// turn (not here: this may run inside another connection's close).
-    func handshakeDidEnd() {
-        handshakesInFlight -= 1
-        guard acceptIsWaiting, !acceptResumes, let loop = handle?.loop else { return }
-        acceptResumes = true
-        loop.resumeNextTurn(self, delivering: true)
+    package func handshakeDidEnd() {
+        guard handshakes.handshakeEnded() else { return }
+        handle?.loop.resumeNextTurn(self, delivering: true)
     }
 
     /// The next loop turn after a handshake ended: accepts the connection
     /// that waited (libuv then watches the socket again).
     func resumeAfterBudget() {
-        acceptResumes = false
-        guard acceptIsWaiting, handle != nil else { return }
-        acceptIsWaiting = false
+        guard handshakes.resume(), handle != nil else { return }
         accept(nil)
     }
 }

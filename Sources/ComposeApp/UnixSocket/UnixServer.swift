@@ -77,6 +77,13 @@ public final class UnixServer: EmitterProtocol, LoopResource {
     /// Prepared (its certificates loaded) when the server starts
     /// listening.
     package var filterProvider: (any StreamFilterProvider)?
+    /// Connections accepted whose TLS handshake has not ended, as a TLS
+    /// ``TCPServer``'s (``TCPServer/handshakesInFlight``): past its
+    /// configuration's `maximumHandshakesInFlight` the next connection
+    /// waits, not accepted, until one ends. 0 for a plain server.
+    public var handshakesInFlight: Int { handshakes.inFlight }
+    /// Its handshakes in flight, and the accept that waits for one to end.
+    private var handshakes = HandshakeGate()
     /// The shutdown of the app it listens in (see ``TCPServer``).
     private weak var shutdown: ShutdownCoordinator?
     /// Whether it is one of the app's servers: the app's shutdown drains
@@ -158,6 +165,7 @@ public final class UnixServer: EmitterProtocol, LoopResource {
             inherited.onConnection = { [unowned self] error in self.accept(error) }
             handle = inherited
             if let shutdown = context?.shutdown, shutdown.listenerDidStart(self) { self.shutdown = shutdown }
+            filterListening?.listenerDidStart(self, context: context)
             return
         }
         try UnixSocketFile.prepareToBind(path)
@@ -174,6 +182,7 @@ public final class UnixServer: EmitterProtocol, LoopResource {
         server.onConnection = { [unowned self] error in self.accept(error) }
         handle = server
         if isDrained, let shutdown = context?.shutdown, shutdown.listenerDidStart(self) { self.shutdown = shutdown }
+        filterListening?.listenerDidStart(self, context: context)
     }
 
     /// Stops listening (as ``close()``); ``start()`` listens again.
@@ -186,7 +195,10 @@ public final class UnixServer: EmitterProtocol, LoopResource {
     public func close() {
         handle?.loop.launch.release(self)
         handle?.close()
+        if handle != nil { filterListening?.listenerDidStop(self) }
         handle = nil
+        // libuv closes the connection it held for us.
+        handshakes.listenerClosed()
         shutdown?.listenerDidStop(ObjectIdentifier(self))
         shutdown = nil
     }
@@ -195,6 +207,8 @@ public final class UnixServer: EmitterProtocol, LoopResource {
         do throws(LoopError) {
             if let error { throw error }
             guard let server = handle else { return }
+            // Past the cap, not accepted: it waits (see HandshakeGate).
+            if handshakes.holdsAccept(limit: filterListening?.maximumHandshakesInFlight) { return }
             let client = try server.acceptClient()
             client.loop.counters.pointee.connectionsAccepted &+= 1
             let connection = try filterProvider.map { provider throws(LoopError) in try filteredConnection(client, provider) }
@@ -211,12 +225,41 @@ public final class UnixServer: EmitterProtocol, LoopResource {
     /// ``TCPServer``'s.
     private func filteredConnection(_ client: UnixSocketHandle, _ provider: any StreamFilterProvider) throws(LoopError) -> TCPConnection {
         let scheduler = (emitter.ownerContext ?? AppContext.current)?.scheduler
-        return try FilteredTransport.acceptedConnection(on: client, provider: provider, peer: "unix:\(path)", scheduler: scheduler)
+        return try FilteredTransport.acceptedConnection(on: client, provider: provider, peer: "unix:\(path)", scheduler: scheduler) {
+            handshakes.handshakeBegan()
+            return HandshakeSlot(listener: self)
+        }
     }
 
     private func report(_ error: LoopError) {
         logger.error("UnixServer \(path): \(error)")
         errors.send(error)
+    }
+}
+
+extension UnixServer: TurnResumable, FilteredListener {
+    /// The filter provider's part in the listener's life, if it has one
+    /// (ComposeTLS's server context).
+    var filterListening: (any StreamFilterListening)? {
+        filterProvider as? any StreamFilterListening
+    }
+
+    package var listenerAddress: String { "unix:\(path)" }
+
+    package var ownerPath: String? { emitter.ownerNode?.path }
+
+    /// A handshake in flight ended: a connection waiting to be accepted
+    /// is accepted at the next loop turn (as ``TCPServer``'s).
+    package func handshakeDidEnd() {
+        guard handshakes.handshakeEnded() else { return }
+        handle?.loop.resumeNextTurn(self, delivering: true)
+    }
+
+    /// The next loop turn after a handshake ended: accepts the connection
+    /// that waited.
+    func resumeAfterBudget() {
+        guard handshakes.resume(), handle != nil else { return }
+        accept(nil)
     }
 }
 
