@@ -30,7 +30,9 @@ extension HTTPServer {
     /// ```
     ///
     /// In a test context (`TestApp`) its connections are the simulated
-    /// network's, without TLS, as a TLS `TCPServer`'s are.
+    /// network's, with TLS simulated as a TLS `TCPServer`'s are (a
+    /// handshake judged by this configuration, then the bytes in the
+    /// clear); `app.http(...)` speaks it as `curl https://` would.
     ///
     /// - Parameters:
     ///   - host: A numeric address to listen on.

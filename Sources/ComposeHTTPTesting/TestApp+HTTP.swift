@@ -19,7 +19,8 @@ extension TestApp {
     /// ```
     ///
     /// For several requests on one connection (keep-alive, pipelining),
-    /// use `httpClient(port:)`.
+    /// use `httpClient(port:)`. An HTTPS server is asked over TestApp's
+    /// simulated TLS (see `httpClient(port:)`).
     ///
     /// - Parameters:
     ///   - method: The method.
@@ -65,7 +66,10 @@ extension TestApp {
 
     /// Opens a connection to the app's `HTTPServer` over the simulated
     /// network, for several requests (keep-alive, pipelining, raw bytes):
-    /// see ``TestHTTPClient``.
+    /// see ``TestHTTPClient``. The connection to an HTTPS server
+    /// (ComposeHTTPS) goes through TestApp's simulated TLS handshake, as a
+    /// client trusting the server's certificate for `localhost` and
+    /// offering ALPN `http/1.1`, like `curl https://localhost`.
     ///
     /// - Parameter port: The server's port; by default the port of the
     ///   app's only listening `HTTPServer`.
@@ -74,7 +78,9 @@ extension TestApp {
     public func httpClient(port: UInt16? = nil) throws(TestHTTPError) -> TestHTTPClient {
         let chosen = try httpPort(port)
         let peer: TestPeer
-        do { peer = try connect(port: chosen) } catch {
+        // A TLS client of a plain server is a plain one (TestApp's
+        // simulated TLS): an HTTPS server is asked as curl would ask it.
+        do { peer = try connect(port: chosen, tls: .client(applicationProtocols: ["http/1.1"])) } catch {
             throw TestHTTPError(reason: .noServer, request: "connecting to port \(chosen)", received: [])
         }
         do {
