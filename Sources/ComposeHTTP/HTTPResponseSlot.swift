@@ -106,12 +106,15 @@ final class HTTPResponseSlot {
         return false
     }
 
-    func respond(_ status: HTTPResponse.Status, fields: HTTPFields, body: UnsafeRawBufferPointer, call: String = "respond") {
+    /// Answers with `body` (generic so that an array is appended as it
+    /// is: bytes taken through a main-actor closure cost an executor check).
+    func respond<Body: Collection<UInt8>>(_ status: HTTPResponse.Status, fields: HTTPFields, body: Body, call: String = "respond") {
         guard mayAnswer(call), let connection else { return }
-        let close = decideClose(explicit: fields[.connection]?.lowercased() == "close")
+        // (No lookups in an empty HTTPFields: its subscript joins values.)
+        let close = decideClose(explicit: !fields.isEmpty && fields[.connection]?.lowercased() == "close")
         closesAfter = close
         let sendsBody = HTTPResponseEncoder.allowsBody(status) && !isHeadRequest
-        let contentLength = HTTPResponseEncoder.allowsBody(status) && fields[.contentLength] == nil ? body.count : nil
+        let contentLength = HTTPResponseEncoder.allowsBody(status) && (fields.isEmpty || fields[.contentLength] == nil) ? body.count : nil
         let shared = connection.shared
         // The server's buffer, taken out while in use (a write may reach
         // code that answers another exchange).
