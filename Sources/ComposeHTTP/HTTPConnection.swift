@@ -235,7 +235,12 @@ final class HTTPConnection {
         stopped = true
         held = []
         tcp.pauseReading()
+        let reading = current
         current = nil
+        // After the answer below (ending the observations may release the
+        // exchange, which would answer 500 if it had no answer yet): no
+        // more of this body comes.
+        defer { reading?.endBodyObservations() }
         if let slot, slots.contains(where: { $0 === slot }) {
             slot.answerForTheApp(status, close: true)
         } else if slot != nil {
@@ -282,6 +287,7 @@ final class HTTPConnection {
     private func advance() {
         while let front = slots.first, front.isEnded {
             slots.removeFirst()
+            front.endWritableObservations()
             if front.closesAfter {
                 closeGracefully()
                 return
@@ -345,6 +351,7 @@ final class HTTPConnection {
         if let (action, scheduler) = timeoutCheck { scheduler.cancel(action) }
         timeoutCheck = nil
         held = []
+        let reading = current
         current = nil
         let waiting = slots
         slots = []
@@ -352,6 +359,13 @@ final class HTTPConnection {
             slot.reportedFull = false
             slot.writable?.send()
         }
+        // Nothing more comes for these requests (see HTTPResponseSlot's
+        // "Ending the request's observations").
+        for slot in waiting {
+            slot.endBodyObservations()
+            slot.endWritableObservations()
+        }
+        reading?.endBodyObservations()
         onClose?(self)
     }
 

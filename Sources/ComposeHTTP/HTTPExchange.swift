@@ -156,7 +156,10 @@ public final class HTTPExchange {
                 slot.connection?.shared.report(Diagnostic(.httpBodyNotAvailable, "HTTPExchange.collectBody was called after the body was read and dropped: ask for the body in the route's handler itself."))
             }
             let scheduler = slot.connection?.shared.scheduler
-            _ = scheduler?.schedule(after: .zero) { collected.send([]) }
+            _ = scheduler?.schedule(after: .zero) {
+                collected.send([])
+                collected.removeAllObservers()
+            }
             return collected
         }
         slot.collected = []
