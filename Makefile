@@ -222,11 +222,13 @@ bench-http: deps http-bench-deps
 		$(SWIFT) build -c release --product $$product || exit 1; done && python3 scripts/http_bench.py --bin .build/release $(ARGS)
 
 # Slowloris (Benchmarks/scripts/soak_http.py; not in make test): 10,000
-# connections sending one header byte a second to HTTPCompose (reconnecting
-# when its 10 s header timeout answers 408), while a keep-alive client
-# measures its requests' latency (p99 under 10 ms) and the server's RSS is
-# read every second. Raises the soft limit of open files to the hard one
-# (which must be above 10,100). About 2 minutes; ARGS="--seconds 60".
+# connections sending one header byte a second each, spread over the
+# second, to HTTPCompose (reconnecting when its 10 s header timeout answers
+# 408), while a keep-alive client measures its requests' latency (p99 under
+# 10 ms; the same client alone first, for the machine's own noise) and the
+# server's RSS is read every second. Raises the soft limit of open files to
+# the hard one (which must be above 10,100). About 2 minutes with the
+# build; ARGS="--seconds 30 --slow 10000".
 soak-http: deps
 	cd Benchmarks && $(SWIFT) build -c release --product HTTPCompose && python3 scripts/soak_http.py --bin .build/release $(ARGS)
 

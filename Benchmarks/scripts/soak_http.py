@@ -2,8 +2,9 @@
 """Slowloris against the Compose HTTP server (make soak-http; not in make test).
 
 Starts HTTPCompose (the benchmark's hello-world, default limits: a 10 s
-header-read timeout) pinned to CPU 0, then opens SLOW connections (10,000)
-that each send one byte of a request head per second and never finish it.
+header-read timeout) pinned to CPU 0, then opens SLOW connections (10,000,
+in about 5 s) that each send one byte of a request head per second, each
+on its own 10 ms phase of the second, and never finish it.
 The server answers each 408 and closes it once its header timeout passes;
 the soak reconnects at once, so SLOW stay open, and counts the 408s and the
 closes without one. Meanwhile a well-behaved client on its own keep-alive
@@ -82,11 +83,21 @@ def good_client(port, seconds):
     print("latencies_ms=" + ",".join(f"{value * 1000:.3f}" for value in latencies) + f" failures={failures}", flush=True)
 
 
+def summary(output):
+    """The good client's line: (latencies in s, failures, p50, p99, worst)."""
+    fields = dict(field.split("=", 1) for field in output.split())
+    latencies = sorted(float(value) / 1000 for value in fields["latencies_ms"].split(",") if value)
+    nan = float("nan")
+    return (latencies, int(fields["failures"]), statistics.median(latencies) if latencies else nan,
+            latencies[int(len(latencies) * 0.99)] if latencies else nan, latencies[-1] if latencies else nan)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True, help="Benchmarks/.build/release (HTTPCompose)")
     parser.add_argument("--slow", type=int, default=10000, help="slow connections kept open")
     parser.add_argument("--seconds", type=int, default=60, help="seconds of soak once all are open")
+    parser.add_argument("--control", type=int, default=10, help="seconds of the client alone first")
     parser.add_argument("--good", nargs=2, type=int, metavar=("PORT", "SECONDS"), help=argparse.SUPPRESS)
     if "--good" in sys.argv:
         port, seconds = (int(value) for value in sys.argv[sys.argv.index("--good") + 1:][:2])
@@ -107,14 +118,24 @@ def main():
             sys.exit(f"soak_http: HTTPCompose did not start: {line}")
         time.sleep(0.2)
         baseline = rss_kib(server.pid)
+        # The control: the well-behaved client alone, for the machine's own
+        # noise (a busy machine delays the server's CPU too).
+        control = summary(subprocess.run([sys.executable, os.path.abspath(__file__), "--good", str(port), str(args.control)],
+                                         capture_output=True, text=True, timeout=args.control + 60).stdout)
         good = None
 
         selector = selectors.DefaultSelector()
         sent = {}          # socket -> bytes of HEAD sent
+        # Each connection sends on its own 10 ms phase of the second (100
+        # phases), so the server sees SLOW bytes a second, spread evenly,
+        # not all at once; new connections take the phase of the tick they
+        # open in.
+        phases = [set() for _ in range(100)]
+        phase_of = {}
         counts = {"opened": 0, "408": 0, "closed": 0, "refused": 0}
         peak = baseline
 
-        def open_one():
+        def open_one(phase):
             s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             s.setblocking(False)
             try:
@@ -126,35 +147,41 @@ def main():
                 s.close()
                 return
             sent[s] = 0
+            phases[phase].add(s)
+            phase_of[s] = phase
             selector.register(s, selectors.EVENT_READ)
             counts["opened"] += 1
 
         def drop(s):
             selector.unregister(s)
             del sent[s]
+            phases[phase_of.pop(s)].discard(s)
             s.close()
 
         started = time.monotonic()
         all_open_at = None
+        tick = 0
         next_tick = started
         samples = []
         while True:
             now = time.monotonic()
             if all_open_at is None and len(sent) >= args.slow:
                 all_open_at = now
+                print(f"soak_http: {args.slow:,} slow connections open after {now - started:.1f} s", file=sys.stderr)
                 good = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--good", str(port), str(args.seconds)],
                                         stdout=subprocess.PIPE, text=True)
-                print(f"soak_http: {args.slow:,} slow connections open after {now - started:.1f} s", file=sys.stderr)
             if all_open_at is not None and now - all_open_at >= args.seconds:
                 break
             if now - started > args.seconds + 120:
                 sys.exit(f"soak_http: only {len(sent):,} slow connections open after {now - started:.0f} s")
-            # Open up to 500 new connections per 50 ms (the listen backlog is 511).
-            for _ in range(min(500, args.slow - len(sent))):
-                open_one()
             if now >= next_tick:
-                # One more byte on every slow connection, once a second.
-                for s in list(sent):
+                phase = tick % 100
+                # Up to SLOW / 500 new connections a tick (10,000 open in
+                # about 5 s), and those closed meanwhile replaced.
+                for _ in range(min(max(args.slow // 500, 1), args.slow - len(sent))):
+                    open_one(phase)
+                # One more byte on this phase's connections (each once a second).
+                for s in list(phases[phase]):
                     offset = sent[s]
                     try:
                         if s.send(HEAD[offset:offset + 1]) == 1:
@@ -164,11 +191,13 @@ def main():
                     except OSError:
                         counts["closed"] += 1
                         drop(s)
-                next_tick += 1
-                rss = rss_kib(server.pid)
-                peak = max(peak, rss)
-                samples.append((now - started, len(sent), rss))
-            for key, _ in selector.select(timeout=0.05):
+                if phase == 0:
+                    rss = rss_kib(server.pid)
+                    peak = max(peak, rss)
+                    samples.append((now - started, len(sent), rss))
+                tick += 1
+                next_tick += 0.01
+            for key, _ in selector.select(timeout=max(0, next_tick - time.monotonic())):
                 s = key.fileobj
                 try:
                     data = s.recv(4096)
@@ -181,13 +210,7 @@ def main():
                 else:
                     counts["closed"] += 1
                 drop(s)
-        output = good.communicate(timeout=60)[0]
-        fields = dict(field.split("=", 1) for field in output.split())
-        latencies = sorted(float(value) / 1000 for value in fields["latencies_ms"].split(",") if value)
-        failures = int(fields["failures"])
-        p50 = statistics.median(latencies) if latencies else float("nan")
-        p99 = latencies[int(len(latencies) * 0.99)] if latencies else float("nan")
-        worst = latencies[-1] if latencies else float("nan")
+        latencies, failures, p50, p99, worst = summary(good.communicate(timeout=60)[0])
         load = os.getloadavg()
         per = (peak - baseline) * 1024 / args.slow
         print(f"## Slowloris: {args.slow:,} connections, one header byte a second, against HTTPCompose")
@@ -197,6 +220,8 @@ def main():
               f"closed without an answer {counts['closed']:,}; refused {counts['refused']:,}")
         print(f"- well-behaved keep-alive client: {len(latencies):,} requests, p50 {p50 * 1000:.2f} ms, "
               f"p99 {p99 * 1000:.2f} ms, worst {worst * 1000:.2f} ms, failures {failures}")
+        print(f"- the same client alone for {args.control} s before (the machine's own noise): {len(control[0]):,} requests, "
+              f"p50 {control[2] * 1000:.2f} ms, p99 {control[3] * 1000:.2f} ms, worst {control[4] * 1000:.2f} ms")
         print(f"- server RSS: {baseline / 1024:.1f} MiB before, peak {peak / 1024:.1f} MiB "
               f"({per:,.0f} B per slow connection), {samples[-1][2] / 1024:.1f} MiB at the end")
         print(f"- {'PASS' if p99 < 0.010 and failures == 0 else 'FAIL'}: well-behaved client's p99 under 10 ms "
