@@ -23,13 +23,15 @@ seconds=${3:-5}
 here=$(cd "$(dirname "$0")" && pwd)
 port=${PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+pid=
+# The server goes too if a step fails (set -e).
+trap '[ -n "$pid" ] && kill "$pid" 2> /dev/null; rm -rf "$work"' EXIT
 mkdir -p "$out"
 name=$(basename "$server")
 objcopy --strip-debug "$server" "$work/$name"
 valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" "$work/$name" "$port" > "$work/valgrind.log" 2>&1 &
 pid=$!
-for _ in $(seq 240); do curl -s "http://127.0.0.1:$port/" > /dev/null 2>&1 && break; sleep 0.25; done   # valgrind starts slowly; nothing to await but the port
+for _ in $(seq 480); do curl -s "http://127.0.0.1:$port/" > /dev/null 2>&1 && break; sleep 0.25; done   # valgrind starts slowly; nothing to await but the port
 printf '| %s | instructions/request | malloc calls/request | requests |\n|---|---:|---:|---:|\n' "$name"
 for load in "get" "post 1024" "pipeline 16"; do
     file="$out/${load%% *}.out"
@@ -52,3 +54,4 @@ print(f"| {sys.argv[3]} | {sum(self_cost.values()) / requests:,.0f} | {mallocs /
 done
 kill -TERM "$pid"
 wait "$pid" || true
+pid=
