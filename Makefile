@@ -6,6 +6,7 @@
 #   make bench  runs the benchmarks (release build) and prints the table
 #   make bench-redis  redis-benchmark against the key-value example and redis-server
 #   make bench-tls    TLS echo, handshakes and idle memory against C libuv + OpenSSL
+#   make bench-http   wrk against the HTTP hello-world, Node.js, Hummingbird 2 and C
 #   make bench-instructions  counts instructions per operation with callgrind
 #   make bench-echo-counts   system calls and instructions per echo message
 #   make bench-linking  the echo servers' memory and first echo linked other ways
@@ -15,6 +16,7 @@
 #               (both: TEST_ARGS="--filter Suite" for some suites only,
 #               ASAN_SCRATCH=/TSAN_SCRATCH= for another scratch path)
 #   make soak   the relay and chat daemons against hostile clients (about 2 min)
+#   make soak-http  10,000 slowloris connections against the HTTP server (about 2 min)
 #   make docs   builds the API reference and articles (DocC), warnings as errors
 #   make docs-preview  serves one module's documentation on localhost:8080 (DOC=ComposeApp)
 #   make install  installs the release `compose` tool into PREFIX (/usr/local)
@@ -22,7 +24,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build test test-asan test-tsan run run-keyvalue client-deps redis-deps bench bench-redis bench-tls bench-instructions bench-echo-counts bench-linking deps clean check-leaks soak docs docs-preview install uninstall
+.PHONY: all build test test-asan test-tsan run run-keyvalue client-deps redis-deps bench bench-redis bench-tls bench-http soak-http http-bench-deps bench-instructions bench-echo-counts bench-linking deps clean check-leaks soak docs docs-preview install uninstall
 
 all: build
 
@@ -170,6 +172,7 @@ bench: deps
 	$(MAKE) bench-instructions
 	$(MAKE) bench-redis
 	$(MAKE) bench-tls
+	$(MAKE) bench-http
 
 # redis-benchmark against the key-value example (release build) and
 # redis-server 7 in one run (Benchmarks/scripts/redis_bench.py): requests
@@ -202,6 +205,36 @@ bench-tls: deps
 	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
 	cd Benchmarks && for product in EchoTLSCompose EchoTLSC TLSLoad; do \
 		$(SWIFT) build -c release --product $$product || exit 1; done && python3 scripts/tls_bench.py --bin .build/release $(ARGS)
+
+# HTTP/1.1 (Benchmarks/scripts/http_bench.py): wrk (one thread, CPU 1)
+# against four servers on one loop thread each, pinned to CPU 0: the
+# ComposeHTTP hello-world (HTTPCompose), Node.js's `http`
+# (scripts/http_node.js), Hummingbird 2 (HTTPHummingbird) and C libuv +
+# libhttp-parser (HTTPC, the floor); GET / on 1, 50 and 256 connections, a
+# 1 KiB POST echo, 16 pipelined; rounds in rotating order, medians and
+# ratios of the same rounds; req/s, p99, server CPU per request, peak RSS,
+# start to first response. ARGS="--quick" for 2 short rounds. About 8
+# minutes (the first build of Hummingbird takes a few more). Instructions
+# and allocations per request: Benchmarks/scripts/profile_http.sh.
+http-bench-deps:
+	@command -v wrk >/dev/null 2>&1 || { echo "Installing wrk with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk; }
+	@command -v node >/dev/null 2>&1 || { echo "Installing nodejs with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nodejs; }
+
+bench-http: deps http-bench-deps
+	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
+	cd Benchmarks && for product in HTTPCompose HTTPHummingbird HTTPC; do \
+		$(SWIFT) build -c release --product $$product || exit 1; done && python3 scripts/http_bench.py --bin .build/release $(ARGS)
+
+# Slowloris (Benchmarks/scripts/soak_http.py; not in make test): 10,000
+# connections sending one header byte a second each, spread over the
+# second, to HTTPCompose (reconnecting when its 10 s header timeout answers
+# 408), while a keep-alive client measures its requests' latency (p99 under
+# 10 ms; the same client alone first, for the machine's own noise) and the
+# server's RSS is read every second. Raises the soft limit of open files to
+# the hard one (which must be above 10,100). About 2 minutes with the
+# build; ARGS="--seconds 30 --slow 10000".
+soak-http: deps
+	cd Benchmarks && $(SWIFT) build -c release --product HTTPCompose && python3 scripts/soak_http.py --bin .build/release $(ARGS)
 
 # Instructions per operation of the in-process cases, counted by valgrind's
 # callgrind (Benchmarks/scripts/instructions.py): repeatable on a busy

@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // The HTTP benchmark's Swift peer (HTTPHummingbird).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .executableTarget(
@@ -190,6 +192,27 @@ let package = Package(
         ),
         .executableTarget(name: "EchoTLSC", cSettings: cSettings, linkerSettings: libuv + openssl),
         .executableTarget(name: "TLSLoad", cSettings: cSettings, linkerSettings: openssl),
+
+        // HTTP (make bench-http, scripts/http_bench.py, driven by wrk): a
+        // hello-world on ComposeHTTP, the same two routes on Hummingbird 2
+        // with one event-loop thread, and the floor, a C libuv server on
+        // libhttp-parser (EchoC's design). Node.js's `http` is
+        // scripts/http_node.js.
+        .executableTarget(
+            name: "HTTPCompose",
+            dependencies: [.product(name: "ComposeHTTP", package: "Compose")],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "HTTPHummingbird",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(name: "HTTPC", cSettings: cSettings, linkerSettings: libuv + [.linkedLibrary("http_parser")]),
     ],
     swiftLanguageModes: [.v6]
 )

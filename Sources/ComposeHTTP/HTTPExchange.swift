@@ -39,6 +39,10 @@ public final class HTTPExchange {
     /// The client's address (`127.0.0.1:53122`).
     public let remoteAddress: String
     let slot: HTTPResponseSlot
+    /// Set when the handlers returned without ending the answer: answers
+    /// 500 once this exchange is released unanswered (see
+    /// ``HTTPExchangeReleaseWatch``).
+    var releaseWatch: HTTPExchangeReleaseWatch?
 
     init(request: HTTPRequest, path: String, query: String?, parameters: [String: String], version: HTTPVersion, remoteAddress: String, slot: HTTPResponseSlot) {
         self.request = request
@@ -48,10 +52,6 @@ public final class HTTPExchange {
         self.version = version
         self.remoteAddress = remoteAddress
         self.slot = slot
-    }
-
-    isolated deinit {
-        slot.exchangeReleased()
     }
 
     /// Whether an answer was begun (or given).
@@ -67,7 +67,7 @@ public final class HTTPExchange {
     /// when the connection will close, `Connection: close`; for `HEAD` the
     /// body is not sent.
     public func respond(_ status: HTTPResponse.Status, headers: HTTPFields = [:], body: [UInt8] = []) {
-        body.withUnsafeBytes { slot.respond(status, fields: headers, body: $0) }
+        slot.respond(status, fields: headers, body: body)
     }
 
     /// Answers with `body`'s bytes.
@@ -156,7 +156,10 @@ public final class HTTPExchange {
                 slot.connection?.shared.report(Diagnostic(.httpBodyNotAvailable, "HTTPExchange.collectBody was called after the body was read and dropped: ask for the body in the route's handler itself."))
             }
             let scheduler = slot.connection?.shared.scheduler
-            _ = scheduler?.schedule(after: .zero) { collected.send([]) }
+            _ = scheduler?.schedule(after: .zero) {
+                collected.send([])
+                collected.removeAllObservers()
+            }
             return collected
         }
         slot.collected = []

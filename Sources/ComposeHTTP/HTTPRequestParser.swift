@@ -50,12 +50,10 @@ final class HTTPRequestParser {
     fileprivate var failure: Failure?
     /// Where the executed bytes start, for body offsets.
     fileprivate var base: UnsafeRawPointer?
-    fileprivate var target: [UInt8] = []
-    /// Every header name and value, one after another; `fields` says where.
-    fileprivate var headerBytes: [UInt8] = []
-    /// (name start, value start, value end) in `headerBytes`.
-    fileprivate var fields: [(name: Int, value: Int, end: Int)] = []
-    fileprivate var inValue = false
+    /// The head being read, in one stored property: a callback changes it
+    /// with one exclusive access (each access to a class's stored property
+    /// is checked at run time; several per callback showed in profiles).
+    fileprivate var head = Head()
     fileprivate var bodyBytes = 0
     /// Whether a message has begun and its head is not complete.
     private(set) var isInHead = false
@@ -142,22 +140,20 @@ final class HTTPRequestParser {
     }
 
     /// The request target as received.
-    var targetBytes: [UInt8] { target }
+    var targetBytes: [UInt8] { head.target }
 
     /// Calls `body` with each header's name and value.
     func forEachHeader(_ body: (ArraySlice<UInt8>, ArraySlice<UInt8>) -> Void) {
-        for field in fields {
-            body(headerBytes[field.name..<field.value], headerBytes[field.value..<field.end])
+        let head = self.head
+        for field in head.fields {
+            body(head.bytes[field.name..<field.value], head.bytes[field.value..<field.end])
         }
     }
 
     // MARK: Callbacks (inside execute only)
 
     private func messageBegan() -> Int32 {
-        target.removeAll(keepingCapacity: true)
-        headerBytes.removeAll(keepingCapacity: true)
-        fields.removeAll(keepingCapacity: true)
-        inValue = false
+        head.clear()
         bodyBytes = 0
         isInHead = true
         isInMessage = true
@@ -165,40 +161,26 @@ final class HTTPRequestParser {
     }
 
     private func url(_ at: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
-        guard target.count + length <= maximumTargetLength else {
+        guard head.appendTarget(at, length, limit: maximumTargetLength) else {
             failure = .targetTooLong
             return 1
         }
-        append(at, length, to: &target)
         return 0
     }
 
     private func headerField(_ at: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
-        if inValue || fields.isEmpty {
-            guard fields.count < maximumHeaderCount else {
-                failure = .tooManyHeaders
-                return 1
-            }
-            inValue = false
-            fields.append((headerBytes.count, headerBytes.count, headerBytes.count))
+        if let failure = head.appendName(at, length, maximumCount: maximumHeaderCount, maximumSize: maximumHeaderSize) {
+            self.failure = failure
+            return 1
         }
-        return appendHeader(at, length, value: false)
+        return 0
     }
 
     private func headerValue(_ at: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
-        inValue = true
-        return appendHeader(at, length, value: true)
-    }
-
-    private func appendHeader(_ at: UnsafePointer<CChar>?, _ length: Int, value: Bool) -> Int32 {
-        guard headerBytes.count + length <= maximumHeaderSize, !fields.isEmpty else {
+        guard head.appendValue(at, length, maximumSize: maximumHeaderSize) else {
             failure = .headersTooLarge
             return 1
         }
-        append(at, length, to: &headerBytes)
-        let last = fields.count - 1
-        if !value { fields[last].value = headerBytes.count }
-        fields[last].end = headerBytes.count
         return 0
     }
 
@@ -232,8 +214,58 @@ final class HTTPRequestParser {
         http_parser_pause(parser, 1)
         return 0
     }
+}
 
-    private func append(_ at: UnsafePointer<CChar>?, _ length: Int, to array: inout [UInt8]) {
+/// A request's head as the callbacks see it: the target, and every header
+/// name and value one after another in `bytes`, with `fields` saying where.
+private struct Head {
+    var target: [UInt8] = []
+    var bytes: [UInt8] = []
+    /// (name start, value start, value end) in `bytes`.
+    var fields: [(name: Int, value: Int, end: Int)] = []
+    /// Whether the last piece was part of a value.
+    var inValue = false
+
+    mutating func clear() {
+        target.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
+        fields.removeAll(keepingCapacity: true)
+        inValue = false
+    }
+
+    /// Appends to the target; `false` past `limit`.
+    mutating func appendTarget(_ at: UnsafePointer<CChar>?, _ length: Int, limit: Int) -> Bool {
+        guard target.count + length <= limit else { return false }
+        Self.append(at, length, to: &target)
+        return true
+    }
+
+    /// Appends (a piece of) a header's name: a new field after a value.
+    mutating func appendName(_ at: UnsafePointer<CChar>?, _ length: Int, maximumCount: Int, maximumSize: Int) -> HTTPRequestParser.Failure? {
+        if inValue || fields.isEmpty {
+            guard fields.count < maximumCount else { return .tooManyHeaders }
+            inValue = false
+            fields.append((bytes.count, bytes.count, bytes.count))
+        }
+        guard bytes.count + length <= maximumSize else { return .headersTooLarge }
+        Self.append(at, length, to: &bytes)
+        let last = fields.count - 1
+        fields[last].value = bytes.count
+        fields[last].end = bytes.count
+        return nil
+    }
+
+    /// Appends (a piece of) a header's value; `false` past `maximumSize`
+    /// (or with no name before it).
+    mutating func appendValue(_ at: UnsafePointer<CChar>?, _ length: Int, maximumSize: Int) -> Bool {
+        inValue = true
+        guard bytes.count + length <= maximumSize, !fields.isEmpty else { return false }
+        Self.append(at, length, to: &bytes)
+        fields[fields.count - 1].end = bytes.count
+        return true
+    }
+
+    private static func append(_ at: UnsafePointer<CChar>?, _ length: Int, to array: inout [UInt8]) {
         guard let at, length > 0 else { return }
         array.append(contentsOf: UnsafeRawBufferPointer(start: at, count: length))
     }

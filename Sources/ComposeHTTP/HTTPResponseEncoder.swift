@@ -88,45 +88,42 @@ enum HTTPResponseEncoder {
         date: [UInt8],
         into buffer: inout [UInt8]
     ) {
-        buffer.append(contentsOf: "HTTP/1.1 ".utf8)
+        // Literals through StaticString and text through withUTF8: the
+        // generic append of a String.UTF8View costs several times more per
+        // call (profile_http.sh, docs/protocols.md "The hot path").
+        appendStatic("HTTP/1.1 ", to: &buffer)
         appendDecimal(status.code, to: &buffer)
         buffer.append(UInt8(ascii: " "))
-        buffer.append(contentsOf: status.reasonPhrase.utf8)
-        buffer.append(contentsOf: "\r\n".utf8)
+        appendText(status.reasonPhrase, to: &buffer)
+        appendStatic("\r\n", to: &buffer)
         var hasDate = false
         for field in fields {
             let name = field.name
             if name == .connection || name == .transferEncoding { continue }
             if name == .contentLength, framing != .length, framing != .none { continue }
             if name == .date { hasDate = true }
-            buffer.append(contentsOf: name.rawName.utf8)
-            buffer.append(contentsOf: ": ".utf8)
-            buffer.append(contentsOf: field.value.utf8)
-            buffer.append(contentsOf: "\r\n".utf8)
+            appendText(name.rawName, to: &buffer)
+            appendStatic(": ", to: &buffer)
+            appendText(field.value, to: &buffer)
+            appendStatic("\r\n", to: &buffer)
         }
         if !hasDate { buffer.append(contentsOf: date) }
         switch framing {
-        case .length:
+        case .length, .none, .untilClose:
             if let contentLength {
-                buffer.append(contentsOf: "Content-Length: ".utf8)
+                appendStatic("Content-Length: ", to: &buffer)
                 appendDecimal(contentLength, to: &buffer)
-                buffer.append(contentsOf: "\r\n".utf8)
+                appendStatic("\r\n", to: &buffer)
             }
         case .chunked:
-            buffer.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8)
-        case .none, .untilClose:
-            if let contentLength {
-                buffer.append(contentsOf: "Content-Length: ".utf8)
-                appendDecimal(contentLength, to: &buffer)
-                buffer.append(contentsOf: "\r\n".utf8)
-            }
+            appendStatic("Transfer-Encoding: chunked\r\n", to: &buffer)
         }
         if close {
-            buffer.append(contentsOf: "Connection: close\r\n".utf8)
+            appendStatic("Connection: close\r\n", to: &buffer)
         } else if keepAliveHeader {
-            buffer.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+            appendStatic("Connection: keep-alive\r\n", to: &buffer)
         }
-        buffer.append(contentsOf: "\r\n".utf8)
+        appendStatic("\r\n", to: &buffer)
     }
 
     /// Appends a chunk of a chunked body (its size line, the bytes, CR LF).
@@ -140,8 +137,31 @@ enum HTTPResponseEncoder {
 
     static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
 
+    /// Appends a literal's bytes.
+    static func appendStatic(_ text: StaticString, to buffer: inout [UInt8]) {
+        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
+    }
+
+    /// Appends `text`'s UTF-8 bytes.
+    static func appendText(_ text: String, to buffer: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { buffer.append(contentsOf: $0) }
+    }
+
+    /// Appends `value` (not negative) in decimal, without making a String.
     static func appendDecimal(_ value: Int, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: String(value).utf8)
+        guard value > 0 else {
+            buffer.append(UInt8(ascii: "0"))
+            return
+        }
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            buffer.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 
     static func appendHex(_ value: Int, to buffer: inout [UInt8]) {
