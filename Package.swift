@@ -298,7 +298,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ComposeToolTests",
-            dependencies: ["ComposeTool", "ComposeTemplates"],
+            dependencies: [
+                "ComposeTool", "ComposeTemplates",
+                // The numbers of `compose new --container`'s files against
+                // the runtime's (StartupConfiguration) and serveHealth()'s
+                // paths on a TestApp (ContainerScaffoldTests).
+                "ComposeApp", "ComposeHTTP", "ComposeTesting",
+            ],
             // Golden files (expected help and rendered templates), read
             // from the checkout; UPDATE_GOLDEN=1 rewrites them.
             exclude: ["Golden"],

@@ -8,8 +8,9 @@ struct NewCommand: AsyncParsableCommand {
         abstract: "Create a new Compose app.",
         usage: """
         compose new <name> [--kind <kind>] [--systemd [--workers <workers>]]
-                    [--path <path>] [--compose-url <compose-url>]
-                    [--compose-version <version>] [--compose-path <path>]
+                    [--http] [--container] [--path <path>]
+                    [--compose-url <compose-url>] [--compose-version <version>]
+                    [--compose-path <path>]
                     [--dry-run] [--force]
         """,
         discussion: """
@@ -24,6 +25,11 @@ struct NewCommand: AsyncParsableCommand {
           Sources/NAME/Services/           shared services (a greeting)
           Tests/NAMETests/AppTests.swift   a test of the root component
           NAME.service, NAME.socket        systemd units (--systemd)
+          Sources/NAME/Components/HTTP/, Hello/, Tests/NAMETests/HTTPTests.swift
+                                           an HTTP server: /healthz, /readyz
+                                           and a route (--http)
+          Containerfile, deploy/NAME.yaml  an image and a Kubernetes
+                                           Deployment (--container)
 
         By default the package depends on Compose by git URL and version
         (\(Scaffolds.defaultComposeURL), from \(ToolVersion.current), this
@@ -36,6 +42,7 @@ struct NewCommand: AsyncParsableCommand {
           compose new Notes
           compose new Echo --kind daemon --path ~/src/echo
           compose new Echo --kind daemon --systemd --workers 2
+          compose new Echo --http --container
           compose new Notes --compose-url file:///home/you/src/compose
           compose new Notes --compose-path ../compose
         """
@@ -52,7 +59,7 @@ struct NewCommand: AsyncParsableCommand {
     @Option(help: "The folder to create (default: ./NAME). It must not exist or must be empty.")
     var path: String?
 
-    @Option(help: "app: a router between two screens driven by standard input; daemon: a TCP server (default: app, or daemon with --systemd).")
+    @Option(help: "app: a router between two screens driven by standard input; daemon: a TCP server (default: app, or daemon with --systemd, --http or --container).")
     var kind: Kind?
 
     @Flag(help: "With a daemon, write NAME.service (Type=notify, watchdog, restart on failure) and NAME.socket.")
@@ -60,6 +67,12 @@ struct NewCommand: AsyncParsableCommand {
 
     @Option(help: "With --systemd, the service starts N worker processes on one port.")
     var workers: Int?
+
+    @Flag(help: "With a daemon, serve HTTP too (ComposeHTTP): /healthz, /readyz and an example route, with its test.")
+    var http = false
+
+    @Flag(help: "With --http (implied), write a Containerfile and deploy/NAME.yaml (a Kubernetes Deployment and Service probing /healthz and /readyz).")
+    var container = false
 
     @Option(help: "Depend on Compose at this git URL (default: \(Scaffolds.defaultComposeURL)).")
     var composeUrl: String?
@@ -80,7 +93,7 @@ struct NewCommand: AsyncParsableCommand {
         if let problem = NameValidator.problem(with: name) {
             throw ValidationError("Invalid app name: \(problem).")
         }
-        let kind = self.kind ?? (systemd ? .daemon : .app)
+        let kind = resolvedKind
         let root = Scaffolds.rootType(for: name)
         if NameValidator.composeTypes.contains(root) {
             throw ValidationError("Invalid app name: the root component would be \(root), which is a type of Compose; give another name, such as My\(name).")
@@ -90,6 +103,15 @@ struct NewCommand: AsyncParsableCommand {
         }
         if systemd, self.kind == .app {
             throw ValidationError("--systemd writes units for a daemon: use --kind daemon (or leave --kind out).")
+        }
+        if http || container, self.kind == .app {
+            throw ValidationError("\(container ? "--container" : "--http") makes a daemon that serves HTTP: use --kind daemon (or leave --kind out).")
+        }
+        if http || container, Scaffolds.httpComponents.contains(name) {
+            throw ValidationError("Invalid app name: the root component would be \(root), and --http already adds a \(root); give another name, such as My\(name).")
+        }
+        if container, Scaffolds.kubernetesName(for: name).count > 63 {
+            throw ValidationError("Invalid app name for --container: Kubernetes names are at most 63 characters (\(Scaffolds.kubernetesName(for: name)) has \(Scaffolds.kubernetesName(for: name).count)); give a shorter name.")
         }
         if let workers {
             guard systemd else { throw ValidationError("--workers goes with --systemd (the service's ExecStart passes it on).") }
@@ -114,13 +136,23 @@ struct NewCommand: AsyncParsableCommand {
         }
         let dependency = try composeDependency()
         let renderer = try await TemplateRenderer.load()
-        let kind = self.kind ?? (systemd ? .daemon : .app)
         let units = systemd ? Scaffolds.Units(workers: workers) : nil
-        let scaffold = try Scaffolds.app(name: name, kind: kind, root: root, dependency: dependency, units: units, renderer: renderer)
+        let httpOptions = http || container ? Scaffolds.HTTPOptions(container: container) : nil
+        let scaffold = try Scaffolds.app(
+            name: name, kind: resolvedKind, root: root, dependency: dependency, units: units, http: httpOptions, renderer: renderer
+        )
         var steps = ["cd \(path ?? name)", "swift run \(name)", "swift test"]
+        if httpOptions != nil { steps.append("curl localhost:\(Scaffolds.httpPort)/hello/you (while it runs)") }
         if systemd { steps.append("read \(name).service to install the units") }
+        if container { steps.append("read Containerfile and deploy/\(name).yaml (build the image, set its name)") }
         let missing = ToolchainCheck(environment: ProcessInfo.processInfo.environment).problems()
         try Report.finish(scaffold, dryRun: dryRun, force: force, nextSteps: steps, warnings: missing)
+    }
+
+    /// The kind asked for, or the one the options imply: a daemon with
+    /// `--systemd`, `--http` or `--container`, else an app.
+    private var resolvedKind: Kind {
+        kind ?? (systemd || http || container ? .daemon : .app)
     }
 
     /// The dependency line and the package identity products refer to.

@@ -23,6 +23,42 @@ enum Scaffolds {
     /// socket unit's.
     static let daemonPort = 8080
 
+    /// The port of the daemon's HTTP server (`compose new --http`) by
+    /// default: its health endpoints and routes.
+    static let httpPort = 8081
+
+    /// What the daemon serves besides its line server (`--http`,
+    /// `--container`).
+    struct HTTPOptions {
+        /// Write a Containerfile and a Kubernetes Deployment and Service.
+        var container = false
+    }
+
+    /// The numbers deploy/NAME.yaml and the Containerfile state, in
+    /// seconds. The runtime's own are `StartupConfiguration`'s defaults
+    /// (the tool does not link the runtime): ContainerScaffoldTests checks
+    /// that they are still the same.
+    enum Container {
+        /// `StartupConfiguration.drainTimeout`'s default.
+        static let drainSeconds = 5
+        /// `StartupConfiguration.shutdownDeadline`'s default: the whole
+        /// shutdown, drain included.
+        static let shutdownDeadlineSeconds = 10
+        /// The preStop hook's sleep: the endpoints stop sending traffic
+        /// to the pod while the app still serves.
+        static let preStopSeconds = 5
+        /// `terminationGracePeriodSeconds`: above preStop + the shutdown
+        /// deadline, with room (SIGKILL never cuts a healthy drain short).
+        static let graceSeconds = 30
+    }
+
+    /// A name Kubernetes accepts for the app's objects and image
+    /// (lowercase letters, digits and `-`, RFC 1123): `HitCounter` →
+    /// `hit-counter`.
+    static func kubernetesName(for name: String) -> String {
+        environmentPrefix(for: name).lowercased().replacingOccurrences(of: "_", with: "-")
+    }
+
     /// The root component's type, named after the app: `Notes` →
     /// `NotesComponent`. Its file stays Components/App/App.swift (the
     /// README's predictable structure).
@@ -60,7 +96,13 @@ enum Scaffolds {
         .daemon: ["Server", "Connection"],
     ]
 
-    static func app(name: String, kind: NewCommand.Kind, root: URL, dependency: Dependency, units: Units? = nil, renderer: TemplateRenderer) throws -> Scaffold {
+    /// The components `--http` adds to the daemon.
+    static let httpComponents = ["HTTP", "Hello"]
+
+    static func app(
+        name: String, kind: NewCommand.Kind, root: URL, dependency: Dependency, units: Units? = nil,
+        http: HTTPOptions? = nil, renderer: TemplateRenderer
+    ) throws -> Scaffold {
         var values: [String: Any] = [
             "name": name,
             "root": rootType(for: name),
@@ -73,6 +115,18 @@ enum Scaffolds {
             "port": daemonPort,
         ]
         if let workers = units?.workers { values["workers"] = workers }
+        if http != nil {
+            values["http"] = true
+            values["httpPort"] = httpPort
+        }
+        if http?.container == true {
+            values["kubernetesName"] = kubernetesName(for: name)
+            values["drainSeconds"] = Container.drainSeconds
+            values["shutdownDeadlineSeconds"] = Container.shutdownDeadlineSeconds
+            values["preStopSeconds"] = Container.preStopSeconds
+            values["stopSeconds"] = Container.preStopSeconds + Container.shutdownDeadlineSeconds
+            values["graceSeconds"] = Container.graceSeconds
+        }
         let sources = "Sources/\(name)"
         var plan: [(template: String, path: String)] = [
             ("shared/Package.swift", "Package.swift"),
@@ -102,6 +156,22 @@ enum Scaffolds {
         }
         if units != nil {
             plan += [("daemon/app.service", "\(name).service"), ("daemon/app.socket", "\(name).socket")]
+        }
+        if let http {
+            plan += [
+                ("daemon/HTTP.swift", "\(sources)/Components/HTTP/HTTP.swift"),
+                ("daemon/HTTP+Observers.swift", "\(sources)/Components/HTTP/HTTP+Observers.swift"),
+                ("daemon/Hello.swift", "\(sources)/Components/Hello/Hello.swift"),
+                ("daemon/Hello+Observers.swift", "\(sources)/Components/Hello/Hello+Observers.swift"),
+                ("daemon/HTTPTests.swift", "Tests/\(name)Tests/HTTPTests.swift"),
+            ]
+            if http.container {
+                plan += [
+                    ("daemon/Containerfile", "Containerfile"),
+                    ("daemon/dockerignore", ".dockerignore"),
+                    ("daemon/deployment.yaml", "deploy/\(name).yaml"),
+                ]
+            }
         }
         var scaffold = Scaffold(root: root)
         for entry in plan {

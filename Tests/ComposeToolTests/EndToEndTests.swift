@@ -14,15 +14,18 @@ import Testing
     func aNewProjectOfEachKindBuildsTestsRunsAndShutsDown() throws {
         let scratch = try ToolPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        for kind in ["app", "daemon"] {
+        for kind in ["app", "daemon", "http"] {
             try buildTestRunAndShutDown(kind, scratch: scratch)
         }
     }
 
+    /// `kind` is `app`, `daemon`, or `http` (a daemon made with `--http
+    /// --container`, named Web: its HTTP server is asked over a real socket).
     private func buildTestRunAndShutDown(_ kind: String, scratch: URL) throws {
         let folder = try ToolPaths.temporaryFolder()
-        let name = kind == "app" ? "Notes" : "Echo"
-        let created = try ToolRun.run(ToolPaths.compose, ["new", name, "--kind", kind, "--compose-path", ToolPaths.checkout.path], in: folder)
+        let name = ["app": "Notes", "daemon": "Echo", "http": "Web"][kind] ?? kind
+        let options = kind == "http" ? ["--http", "--container"] : ["--kind", kind]
+        let created = try ToolRun.run(ToolPaths.compose, ["new", name, "--compose-path", ToolPaths.checkout.path] + options, in: folder)
         #expect(created.status == 0, "\(created.errors)")
         let project = folder.appendingPathComponent(name)
         let swift = URL(fileURLWithPath: "/usr/bin/env")
@@ -56,6 +59,7 @@ import Testing
             var environment = ProcessInfo.processInfo.environment
             // The app's name is its variables' prefix: ECHO_PORT.
             environment["\(name.uppercased())_PORT"] = "0"
+            environment["\(name.uppercased())_HTTP_PORT"] = "0"
             environment["XDG_STATE_HOME"] = state.path
             process.environment = environment
             let output = Pipe()
@@ -70,6 +74,9 @@ import Testing
             if kind == "daemon" {
                 #expect(lines.wait(for: "Listening on 127.0.0.1:"), "\(lines.output)")
                 #expect(lines.output.contains("app=echo"), "\(lines.output)")
+            } else if kind == "http" {
+                #expect(lines.wait(for: "HTTP on 127.0.0.1:"), "\(lines.output)")
+                try askTheHTTPServer(lines.output)
             } else {
                 #expect(lines.wait(for: "Home (visit \(run))"), "\(lines.output)")
             }
@@ -83,6 +90,20 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: state.appendingPathComponent("\(name)/home.json").path))
         }
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// curl asks the running `--http` daemon (its port read from its log
+    /// line `HTTP on 127.0.0.1:PORT`) for its route and health endpoints,
+    /// on one keep-alive connection.
+    private func askTheHTTPServer(_ log: String) throws {
+        let line = try #require(log.split(separator: "\n").first { $0.contains("HTTP on 127.0.0.1:") })
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) })
+        let base = "http://127.0.0.1:\(port)"
+        let curl = try ToolRun.run(
+            URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-w", "%{http_code}\n", "\(base)/hello/you", "\(base)/healthz", "\(base)/readyz"],
+            in: FileManager.default.temporaryDirectory
+        )
+        #expect(curl.output == "Hello, you, from Web!\n200\nok\n200\nready\n200\n", "\(curl.output)\n\(curl.errors)")
     }
 }
 

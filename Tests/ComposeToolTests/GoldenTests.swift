@@ -51,11 +51,23 @@ import Testing
     static var renderings: [(template: String, variant: String, values: [String: Any])] {
         let base = TemplateRenderingTests.values
         func with(_ changes: [String: Any]) -> [String: Any] { base.merging(changes) { $1 } }
+        // `compose new --http --container`'s values.
+        let http = with([
+            "port": 8080, "http": true, "httpPort": Scaffolds.httpPort, "kubernetesName": Scaffolds.kubernetesName(for: "Sample"),
+            "drainSeconds": Scaffolds.Container.drainSeconds, "shutdownDeadlineSeconds": Scaffolds.Container.shutdownDeadlineSeconds,
+            "preStopSeconds": Scaffolds.Container.preStopSeconds, "graceSeconds": Scaffolds.Container.graceSeconds,
+            "stopSeconds": Scaffolds.Container.preStopSeconds + Scaffolds.Container.shutdownDeadlineSeconds,
+        ])
         var list: [(String, String, [String: Any])] = []
         for template in templateNames() {
             switch template {
             case "shared/Package.swift":
-                list += [(template, "", base), (template, "persistence", with(["persistence": true]))]
+                list += [(template, "", base), (template, "persistence", with(["persistence": true])), (template, "http", http)]
+            case "daemon/App.swift", "daemon/App+Startup.swift", "daemon/Server.swift", "daemon/Server+Observers.swift":
+                list += [(template, "", with(["port": 8080])), (template, "http", http)]
+            case "daemon/HTTP.swift", "daemon/HTTP+Observers.swift", "daemon/Hello.swift", "daemon/Hello+Observers.swift",
+                "daemon/HTTPTests.swift", "daemon/Containerfile", "daemon/dockerignore", "daemon/deployment.yaml":
+                list.append((template, "", http))
             case "component/Component.swift":
                 list += [(template, "", base), (template, "router", with(["router": true])), (template, "lazy", with(["lazy": true]))]
             case "daemon/app.service":
