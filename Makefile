@@ -15,6 +15,8 @@
 #   make test-tsan  the tests that involve other threads, with ThreadSanitizer
 #               (both: TEST_ARGS="--filter Suite" for some suites only,
 #               ASAN_SCRATCH=/TSAN_SCRATCH= for another scratch path)
+#   make test-examples  builds and tests the example packages (Examples/OutgoingHTTP:
+#               AsyncHTTPClient from an observer; minutes, not in `make test`)
 #   make soak   the relay and chat daemons against hostile clients (about 2 min)
 #   make soak-http  10,000 slowloris connections against the HTTP server (about 2 min)
 #   make docs   builds the API reference and articles (DocC), warnings as errors
@@ -24,7 +26,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all build test test-asan test-tsan run run-keyvalue client-deps redis-deps bench bench-redis bench-tls bench-http soak-http http-bench-deps bench-instructions bench-echo-counts bench-linking deps clean check-leaks soak docs docs-preview install uninstall
+.PHONY: all build test test-asan test-tsan test-examples run run-keyvalue client-deps redis-deps bench bench-redis bench-tls bench-http soak-http http-bench-deps bench-instructions bench-echo-counts bench-linking deps clean check-leaks soak docs docs-preview install uninstall
 
 all: build
 
@@ -132,6 +134,17 @@ $(TSAN_SCRATCH)/tsan-defaults.o: scripts/tsan-defaults.c
 test-tsan: deps $(TSAN_SCRATCH)/tsan-defaults.o
 	$(SWIFT) build --build-tests $(TSAN_FLAGS)
 	$(SANITIZER_ENV) $(SWIFT) test --skip-build $(TSAN_FLAGS) $(TSAN_SKIP) $(TEST_ARGS)
+
+# The example packages beside the project (their own Package.swift, Compose
+# by path): Examples/OutgoingHTTP calls a ComposeHTTP server with
+# AsyncHTTPClient from an observer (the ComposeHTTP article "Calling HTTP
+# APIs" shows its code). Not part of `make test`: AsyncHTTPClient's first
+# build takes minutes, and the example builds Compose again in its own
+# scratch path. EXAMPLES_SCRATCH= for another scratch path.
+EXAMPLES_SCRATCH ?= .build
+test-examples: deps
+	cd Examples/OutgoingHTTP && $(SWIFT) build --build-tests --scratch-path $(EXAMPLES_SCRATCH) && \
+		$(SWIFT) test --skip-build --disable-xctest --scratch-path $(EXAMPLES_SCRATCH)
 
 # nc (netcat), the client the quick start chats with, when missing.
 client-deps:
