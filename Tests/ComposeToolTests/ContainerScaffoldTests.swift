@@ -136,6 +136,17 @@ import Testing
         #expect(ToolPaths.files(in: folder).isEmpty)
     }
 
+    /// Kubernetes names are DNS labels: 63 characters at most.
+    @Test func aNameTooLongForKubernetesIsRefusedWithContainerOnly() throws {
+        let long = "A" + String(repeating: "b", count: 63)
+        let folder = try ToolPaths.temporaryFolder()
+        let refused = try ToolRun.run(ToolPaths.compose, ["new", long, "--container", "--dry-run", "--compose-path", ToolPaths.checkout.path], in: folder)
+        #expect(refused.status != 0)
+        #expect(refused.errors.contains("Kubernetes names are at most 63 characters"), "\(refused.errors)")
+        let accepted = try ToolRun.run(ToolPaths.compose, ["new", long, "--http", "--dry-run", "--compose-path", ToolPaths.checkout.path], in: folder)
+        #expect(accepted.status == 0, "\(accepted.errors)")
+    }
+
     @Test(arguments: ["HTTP", "Hello"])
     func anAppNamedAfterAnHTTPComponentIsRefused(_ name: String) throws {
         let folder = try ToolPaths.temporaryFolder()
