@@ -68,7 +68,7 @@ struct NewCommand: AsyncParsableCommand {
     @Option(help: "With --systemd, the service starts N worker processes on one port.")
     var workers: Int?
 
-    @Flag(help: "With a daemon, serve HTTP too (ComposeHTTP): /healthz, /readyz and an example route, with its test.")
+    @Flag(help: "With a daemon, serve HTTP too (ComposeHTTP): /healthz, /readyz and an example route, with its test (ComposeHTTPTesting).")
     var http = false
 
     @Flag(help: "With --http (implied), write a Containerfile and deploy/NAME.yaml (a Kubernetes Deployment and Service probing /healthz and /readyz).")
