@@ -10,7 +10,8 @@ final class KeyValueStore {
     /// Appends the reply to `arguments` (RESP2) to `reply`; `true` for QUIT.
     func execute(_ arguments: [ByteBuffer], into reply: inout ByteBuffer) -> Bool {
         let count = arguments.count
-        // The commands a cache serves most, matched without making a String.
+        // The commands a cache serves most, matched without making a String
+        // (so the switch below has no GET of one key or SET of one value).
         if count == 2, arguments[0].isCommand("get") {
             reply.writeBulk(entries[arguments[1]])
             return false
@@ -22,8 +23,7 @@ final class KeyValueStore {
         }
         let name = arguments[0].commandName
         switch name {
-        case "get" where count == 2: reply.writeBulk(entries[arguments[1]])
-        case "set" where count == 3, "mset" where count > 1 && count % 2 == 1:
+        case "mset" where count > 1 && count % 2 == 1:
             for index in stride(from: 1, to: count, by: 2) { set(arguments[index], arguments[index + 1]) }
             reply.writeStaticString("+OK\r\n")
         case "set" where count > 3: reply.writeError("syntax error")
