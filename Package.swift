@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "ComposeTesting", targets: ["ComposeTesting"]),
         .library(name: "ComposeHTTPS", targets: ["ComposeHTTPS"]),
         .library(name: "ComposeHTTPTesting", targets: ["ComposeHTTPTesting"]),
+        .library(name: "ComposeTerminal", targets: ["ComposeTerminal"]),
         .executable(name: "compose", targets: ["ComposeTool"]),
     ],
     dependencies: [
@@ -154,6 +155,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Terminal views for `@main` apps: views as values, a cell grid
+        // diffed frame to frame, keys and resize as emitters. Its own
+        // module, so apps that show nothing pay nothing for it.
+        .target(
+            name: "ComposeTerminal",
+            dependencies: [
+                "ComposeApp",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "ComposeTesting",
             dependencies: [
@@ -161,6 +173,14 @@ let package = Package(
                 .product(name: "HeapModule", package: "swift-collections"),
                 // Test apps log into memory (`TestApp.logs`), not to stderr.
                 .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ComposeTerminalTests",
+            dependencies: [
+                "ComposeTerminal", "ComposeTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings
         ),
