@@ -227,7 +227,10 @@ bench-tls: deps
 # 1 KiB POST echo, 16 pipelined; rounds in rotating order, medians and
 # ratios of the same rounds; req/s, p99, server CPU per request, peak RSS,
 # start to first response. ARGS="--quick" for 2 short rounds. About 8
-# minutes (the first build of Hummingbird takes a few more). Instructions
+# minutes (the first build of Hummingbird takes a few more). Both Swift
+# servers are built as the recommended release build, `--static-swift-stdlib`
+# (as bench-redis does): the dynamic loader no longer relocates the Swift
+# runtime at start, and exclusivity checks skip `__tls_get_addr`. Instructions
 # and allocations per request: Benchmarks/scripts/profile_http.sh.
 http-bench-deps:
 	@command -v wrk >/dev/null 2>&1 || { echo "Installing wrk with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk; }
@@ -236,7 +239,7 @@ http-bench-deps:
 bench-http: deps http-bench-deps
 	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
 	cd Benchmarks && for product in HTTPCompose HTTPHummingbird HTTPC; do \
-		$(SWIFT) build -c release --product $$product || exit 1; done && python3 scripts/http_bench.py --bin .build/release $(ARGS)
+		$(SWIFT) build -c release --static-swift-stdlib --product $$product || exit 1; done && python3 scripts/http_bench.py --bin .build/release $(ARGS)
 
 # Slowloris (Benchmarks/scripts/soak_http.py; not in make test): 10,000
 # connections sending one header byte a second each, spread over the
@@ -247,7 +250,7 @@ bench-http: deps http-bench-deps
 # the hard one (which must be above 10,100). About 2 minutes with the
 # build; ARGS="--seconds 30 --slow 10000".
 soak-http: deps
-	cd Benchmarks && $(SWIFT) build -c release --product HTTPCompose && python3 scripts/soak_http.py --bin .build/release $(ARGS)
+	cd Benchmarks && $(SWIFT) build -c release --static-swift-stdlib --product HTTPCompose && python3 scripts/soak_http.py --bin .build/release $(ARGS)
 
 # Instructions per operation of the in-process cases, counted by valgrind's
 # callgrind (Benchmarks/scripts/instructions.py): repeatable on a busy
