@@ -26,6 +26,12 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
+# Before a benchmark build: the sources touched (a benchmark never runs a
+# stale build), and SwiftPM's cached build plan of the Benchmarks package
+# dropped, since a source file added to the library since the last
+# benchmark build is otherwise left out of it (its functions "no member").
+BENCH_FRESH = find Sources Benchmarks/Sources -name '*.swift' -exec touch {} + && rm -f Benchmarks/.build/release.yaml
+
 .PHONY: all build test test-asan test-tsan test-examples run run-keyvalue client-deps redis-deps bench bench-redis bench-tls bench-http soak-http http-bench-deps bench-instructions bench-echo-counts bench-linking deps clean check-leaks soak docs docs-preview install uninstall
 
 all: build
@@ -180,7 +186,7 @@ run-keyvalue: deps redis-deps
 # Compose's inlinable code changed, and the stale client crashes or measures
 # the old code. (Dependencies such as SwiftNIO stay built.)
 bench: deps
-	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
+	$(BENCH_FRESH)
 	cd Benchmarks && $(SWIFT) build -c release && $(SWIFT) run -c release --skip-build ComposeBenchmarks
 	$(MAKE) bench-instructions
 	$(MAKE) bench-redis
@@ -215,7 +221,7 @@ bench-redis: deps
 # rounds, ARGS="--only handshake" for one part. About 2 minutes. The
 # sources are touched first (see bench).
 bench-tls: deps
-	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
+	$(BENCH_FRESH)
 	cd Benchmarks && for product in EchoTLSCompose EchoTLSC TLSLoad; do \
 		$(SWIFT) build -c release --product $$product || exit 1; done && python3 scripts/tls_bench.py --bin .build/release $(ARGS)
 
@@ -237,7 +243,7 @@ http-bench-deps:
 	@command -v node >/dev/null 2>&1 || { echo "Installing nodejs with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nodejs; }
 
 bench-http: deps http-bench-deps
-	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
+	$(BENCH_FRESH)
 	cd Benchmarks && for product in HTTPCompose HTTPHummingbird HTTPC; do \
 		$(SWIFT) build -c release --static-swift-stdlib --product $$product || exit 1; done && python3 scripts/http_bench.py --bin .build/release $(ARGS)
 
@@ -250,6 +256,7 @@ bench-http: deps http-bench-deps
 # the hard one (which must be above 10,100). About 2 minutes with the
 # build; ARGS="--seconds 30 --slow 10000".
 soak-http: deps
+	$(BENCH_FRESH)
 	cd Benchmarks && $(SWIFT) build -c release --static-swift-stdlib --product HTTPCompose && python3 scripts/soak_http.py --bin .build/release $(ARGS)
 
 # Instructions per operation of the in-process cases, counted by valgrind's
@@ -267,7 +274,7 @@ bench-instructions: deps
 bench-echo-counts: deps
 	@command -v valgrind >/dev/null 2>&1 || { echo "Installing valgrind with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; }
 	@command -v strace >/dev/null 2>&1 || { echo "Installing strace with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq strace; }
-	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
+	$(BENCH_FRESH)
 	cd Benchmarks && $(SWIFT) build -c release --product EchoCompose && $(SWIFT) build -c release --product EchoFramed && $(SWIFT) build -c release --product EchoC && $(SWIFT) build -c release --product EchoLoad && python3 scripts/echo_counts.py $(ARGS)
 
 # Peak RSS and start to first echo of the Compose, SwiftNIO and bare
@@ -278,7 +285,7 @@ bench-echo-counts: deps
 # (docs/footprint.md, "Linking"). About 2 minutes; needs valgrind.
 bench-linking: deps
 	@command -v valgrind >/dev/null 2>&1 || { echo "Installing valgrind with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; }
-	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
+	$(BENCH_FRESH)
 	cd Benchmarks && for product in EchoLoad EchoC EchoComposeStatic EchoNIOStatic EchoSwiftUVStatic; do \
 		$(SWIFT) build -c release --product $$product || exit 1; done && python3 scripts/link_variants.py $(ARGS)
 
