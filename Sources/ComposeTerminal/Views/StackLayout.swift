@@ -15,6 +15,17 @@ struct StackLayout {
     let spacing: Int
     let children: [any View]
 
+    /// The sizes last worked out, by proposal: a stack inside a stack is
+    /// asked the same question several times (its parent's probes, then
+    /// its own drawing), and without this each level of nesting would
+    /// double the work below it. Views are values made afresh for each
+    /// frame, so nothing stale is ever read.
+    private let cache = Cache()
+
+    final class Cache {
+        var entries: [(width: Int, height: Int, sizes: [Size])] = []
+    }
+
     init(axis: Axis, spacing: Int, children: [any View]) {
         self.axis = axis
         self.spacing = max(0, spacing)
@@ -24,6 +35,16 @@ struct StackLayout {
     /// The children's sizes for `proposal` (along the axis: what each was
     /// given; across it: what each asked for then).
     func sizes(for proposal: ProposedSize) -> [Size] {
+        if let hit = cache.entries.first(where: { $0.width == proposal.width && $0.height == proposal.height }) {
+            return hit.sizes
+        }
+        let sizes = layOut(proposal)
+        if cache.entries.count >= 8 { cache.entries.removeFirst() }
+        cache.entries.append((proposal.width, proposal.height, sizes))
+        return sizes
+    }
+
+    private func layOut(_ proposal: ProposedSize) -> [Size] {
         let count = children.count
         guard count > 0, !proposal.isTooDeep else { return Array(repeating: .zero, count: count) }
         let gaps = spacing * (count - 1)
