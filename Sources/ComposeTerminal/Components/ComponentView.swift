@@ -22,7 +22,7 @@
 /// - a ``ViewComponent``: its ``ViewComponent/view``;
 /// - a `LazyComponent` or `DynamicComponent`: the view of its component
 ///   while one exists, nothing otherwise;
-/// - a ``RouterComponent`` that is not a ``ViewComponent``: its top
+/// - a `RouterComponent` that is not a ``ViewComponent``: its top
 ///   screen (a ``RouterView`` of its router);
 /// - any other: nothing.
 ///

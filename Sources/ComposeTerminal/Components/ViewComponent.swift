@@ -23,7 +23,7 @@
 ///
 /// A parent shows a child component's view with ``ComponentView`` and the
 /// top screen of a router with ``RouterView``; a component that is not a
-/// `ViewComponent` shows nothing, except a ``RouterComponent``, which
+/// `ViewComponent` shows nothing, except a `RouterComponent`, which
 /// shows its top screen, and a `LazyComponent` or `DynamicComponent`,
 /// which show their component's view while it exists.
 @MainActor

@@ -59,7 +59,7 @@ public struct Alignment: Hashable, Sendable {
     }
 }
 
-/// Space around a view, in cells, for ``View/padding(_:)``.
+/// Space around a view, in cells, for `padding(_:)`.
 public struct EdgeInsets: Hashable, Sendable {
     public var top: Int
     public var leading: Int

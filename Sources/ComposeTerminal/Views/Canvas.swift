@@ -111,7 +111,7 @@ public struct Canvas {
     /// drawn inside belong to that component (their focus regions name
     /// it), and its region is recorded. A component drawn inside its own
     /// view draws nothing the second time (reported once as a
-    /// ``Diagnostic/Code/viewRecursion`` diagnostic).
+    /// `viewRecursion` diagnostic).
     mutating func drawComponent(_ node: ComponentNode?, content: any View, in rect: Rect) {
         guard let node else {
             draw(content, in: rect)

@@ -8,7 +8,7 @@
 /// }
 /// ```
 ///
-/// The room is shared as ``StackLayout`` says: text keeps its lines,
+/// The room is shared as docs/terminal.md ("Layout") says: text keeps its lines,
 /// lists, scroll views and ``Spacer``s share what is left. Children
 /// narrower than the stack sit at its left unless `alignment` says
 /// otherwise (terminal screens read from the left; SwiftUI centres).
