@@ -1,8 +1,11 @@
 /// Where a narrower child sits in a ``VStack`` or a frame: at the left
 /// (`leading`), in the middle, or at the right.
 public enum HorizontalAlignment: Hashable, Sendable {
+    /// At the left.
     case leading
+    /// In the middle (a column to the left when it cannot be exact).
     case center
+    /// At the right.
     case trailing
 
     /// The x at which something `width` wide starts in `rect`.
@@ -18,8 +21,11 @@ public enum HorizontalAlignment: Hashable, Sendable {
 /// Where a shorter child sits in an ``HStack`` or a frame: at the top, in
 /// the middle, or at the bottom.
 public enum VerticalAlignment: Hashable, Sendable {
+    /// At the top.
     case top
+    /// In the middle (a row higher when it cannot be exact).
     case center
+    /// At the bottom.
     case bottom
 
     /// The y at which something `height` high starts in `rect`.
@@ -34,22 +40,34 @@ public enum VerticalAlignment: Hashable, Sendable {
 
 /// A horizontal and a vertical alignment, for ``View/frame(width:height:alignment:)``.
 public struct Alignment: Hashable, Sendable {
+    /// Where across.
     public var horizontal: HorizontalAlignment
+    /// Where down.
     public var vertical: VerticalAlignment
 
+    /// An alignment from its two parts.
     public init(horizontal: HorizontalAlignment, vertical: VerticalAlignment) {
         self.horizontal = horizontal
         self.vertical = vertical
     }
 
+    /// The top left corner.
     public static let topLeading = Alignment(horizontal: .leading, vertical: .top)
+    /// The middle of the top edge.
     public static let top = Alignment(horizontal: .center, vertical: .top)
+    /// The top right corner.
     public static let topTrailing = Alignment(horizontal: .trailing, vertical: .top)
+    /// The middle of the left edge.
     public static let leading = Alignment(horizontal: .leading, vertical: .center)
+    /// The middle.
     public static let center = Alignment(horizontal: .center, vertical: .center)
+    /// The middle of the right edge.
     public static let trailing = Alignment(horizontal: .trailing, vertical: .center)
+    /// The bottom left corner.
     public static let bottomLeading = Alignment(horizontal: .leading, vertical: .bottom)
+    /// The middle of the bottom edge.
     public static let bottom = Alignment(horizontal: .center, vertical: .bottom)
+    /// The bottom right corner.
     public static let bottomTrailing = Alignment(horizontal: .trailing, vertical: .bottom)
 
     /// Where something of `size` sits in `rect` (clamped to it).
@@ -61,9 +79,13 @@ public struct Alignment: Hashable, Sendable {
 
 /// Space around a view, in cells, for `padding(_:)`.
 public struct EdgeInsets: Hashable, Sendable {
+    /// Rows above.
     public var top: Int
+    /// Columns on the left.
     public var leading: Int
+    /// Rows below.
     public var bottom: Int
+    /// Columns on the right.
     public var trailing: Int
 
     /// Insets; negative ones count as zero.

@@ -5,6 +5,7 @@ public struct BorderStyle: Hashable, Sendable {
     /// The top and bottom edges, and the left and right ones.
     public var horizontal, vertical: Character
 
+    /// A border of these characters (each should be one column wide).
     public init(topLeft: Character, topRight: Character, bottomLeft: Character, bottomRight: Character, horizontal: Character, vertical: Character) {
         self.topLeft = topLeft
         self.topRight = topRight

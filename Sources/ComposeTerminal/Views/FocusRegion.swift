@@ -8,6 +8,7 @@ public struct FocusID: Hashable, Sendable, CustomStringConvertible {
     /// The view's name within the component.
     public var name: String
 
+    /// An identifier from its parts.
     public init(component: String?, name: String) {
         self.component = component
         self.name = name
@@ -24,8 +25,11 @@ public struct FocusID: Hashable, Sendable, CustomStringConvertible {
 public struct FocusRegion {
     /// What kind of view it is.
     public enum Kind: String, Hashable, Sendable {
+        /// A ``TextField``.
         case textField
+        /// A ``List``.
         case list
+        /// A ``Table``.
         case table
     }
 

@@ -37,6 +37,7 @@ public struct Group: PrimitiveView, ViewList {
 
 /// Nothing: no size, no cells. What a component without a view shows.
 public struct EmptyView: View, Hashable, Sendable {
+    /// Nothing.
     public init() {}
 
     /// Itself: it draws itself (nothing).

@@ -24,6 +24,7 @@ public struct List: PrimitiveView {
     /// - Parameters:
     ///   - selection: The index of the selected row, or `nil`.
     ///   - highlight: How the selected row is drawn (reversed by default).
+    ///   - content: The rows.
     public init(selection: Int? = nil, highlight: Style = Style(attributes: .reverse), @ViewBuilder content: () -> Group) {
         self.rows = content().children
         self.selection = selection
@@ -33,6 +34,7 @@ public struct List: PrimitiveView {
     /// A list with one row per element of `data`.
     ///
     /// - Parameters:
+    ///   - data: The elements, one row each.
     ///   - selection: The index (from 0, in `data`'s order) of the
     ///     selected row, or `nil`.
     ///   - highlight: How the selected row is drawn (reversed by default).

@@ -55,6 +55,8 @@ public struct ProposedSize: Hashable, Sendable, CustomStringConvertible {
 /// A direction of layout: ``VStack`` stacks along `vertical`, ``HStack``
 /// along `horizontal`.
 public enum Axis: Hashable, Sendable {
+    /// Left to right.
     case horizontal
+    /// Top to bottom.
     case vertical
 }

@@ -27,10 +27,14 @@ public struct Table: PrimitiveView, Hashable, Sendable {
             case fixed(Int)
         }
 
+        /// The column's title, in the header.
         public var title: String
+        /// How wide the column is.
         public var width: Width
+        /// Where cells narrower than the column sit.
         public var alignment: HorizontalAlignment
 
+        /// A column titled `title`.
         public init(_ title: String, width: Width = .fit, alignment: HorizontalAlignment = .leading) {
             self.title = title
             self.width = width
@@ -38,8 +42,11 @@ public struct Table: PrimitiveView, Hashable, Sendable {
         }
     }
 
+    /// The columns, left to right.
     public let columns: [Column]
+    /// Each row's cells, one per column.
     public let rows: [[String]]
+    /// The index of the selected row, or `nil`.
     public let selection: Int?
     let spacing: Int
     let headerStyle: Style

@@ -55,11 +55,17 @@ public struct Text: PrimitiveView, Hashable, Sendable {
         return copy
     }
 
+    /// The text in bold.
     public func bold() -> Text { style(Style(attributes: .bold)) }
+    /// The text dimmed (faint).
     public func dim() -> Text { style(Style(attributes: .dim)) }
+    /// The text in italics (where the terminal has them).
     public func italic() -> Text { style(Style(attributes: .italic)) }
+    /// The text underlined.
     public func underline() -> Text { style(Style(attributes: .underline)) }
+    /// The text with foreground and background swapped.
     public func reverse() -> Text { style(Style(attributes: .reverse)) }
+    /// The text struck through.
     public func strikethrough() -> Text { style(Style(attributes: .strikethrough)) }
     /// The text in colour `color`.
     public func foreground(_ color: Color) -> Text { style(Style(foreground: color)) }
