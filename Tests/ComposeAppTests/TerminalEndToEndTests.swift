@@ -79,6 +79,18 @@ struct TerminalEndToEndTests {
         }
     }
 
+    @Test func aFaultIsHandedToSwiftsBacktracerAfterTheTerminalIsGivenBack() async throws {
+        let environment = ["SWIFT_BACKTRACE": "enable=yes,interactive=no,symbolicate=off"]
+        try await TmuxSession.run(environment: environment) { session in
+            _ = try await Self.start(session)
+            try await session.type("F")
+            try await Self.expectGivenBack(session, exit: "139")
+            // The backtracer's report is on the normal screen, after the app's.
+            let history = try await session.tmux(["capture-pane", "-p", "-J", "-S", "-200", "-t", session.target])
+            #expect(history.contains("Backtrace took"), "no crash report:\n\(history)")
+        }
+    }
+
     @Test func withTERMDumbTheAppWritesPlainLinesAndNoEscapeSequence() async throws {
         try await TmuxSession.run() { session in
             let log = FileManager.default.temporaryDirectory.appendingPathComponent("compose-pane-\(UUID().uuidString).log")

@@ -116,13 +116,17 @@ package final class TerminalConnection {
     }
 
     /// Writes the undoing sequence and puts the termios back (at once,
-    /// blocking: the app is leaving). Idempotent.
+    /// blocking: the app is leaving). Idempotent. Frames still queued are
+    /// dropped first (their handle closes): written after the undoing
+    /// bytes they would land on the shell's screen.
     package func leave() {
         guard isEntered else { return }
         isEntered = false
         if let simulated {
             simulated.leave()
         } else {
+            output?.close()
+            output = nil
             TerminalRestoration.restore()
         }
     }
