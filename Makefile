@@ -32,7 +32,7 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # benchmark build is otherwise left out of it (its functions "no member").
 BENCH_FRESH = find Sources Benchmarks/Sources -name '*.swift' -exec touch {} + && rm -f Benchmarks/.build/release.yaml
 
-.PHONY: all build test test-asan test-tsan test-examples run run-keyvalue client-deps redis-deps bench bench-redis bench-tls bench-http soak-http http-bench-deps bench-instructions bench-echo-counts bench-linking deps clean check-leaks soak docs docs-preview install uninstall
+.PHONY: all build test tmux-deps test-asan test-tsan test-examples run run-keyvalue client-deps redis-deps bench bench-redis bench-tls bench-http soak-http http-bench-deps bench-instructions bench-echo-counts bench-linking deps clean check-leaks soak docs docs-preview install uninstall
 
 all: build
 
@@ -60,7 +60,7 @@ build: deps
 # SCRATCH=.build-x builds and tests in another scratch path.
 SCRATCH ?= .build
 TEST_LOG = $(SCRATCH)/test.log
-test: deps redis-deps
+test: deps redis-deps tmux-deps
 	$(SWIFT) build --build-tests --scratch-path $(SCRATCH)
 	python3 scripts/unsafe-inventory.py
 	@python3 scripts/test-summary.py --log $(TEST_LOG) -- $(SWIFT) test --skip-build --disable-xctest --scratch-path $(SCRATCH) $(TEST_ARGS)
@@ -166,6 +166,15 @@ run: deps client-deps
 # redis-cli (redis-tools): the key-value example's client, which its
 # end-to-end tests (KeyValueDaemonTests, make test) drive; redis-server too
 # for make bench-redis (REDIS_SERVER=1).
+# tmux: the real terminal of the terminal end-to-end tests
+# (TerminalEndToEndTests, which skip without it).
+tmux-deps:
+	@if ! command -v tmux >/dev/null 2>&1; then \
+		echo "Installing tmux with apt-get..."; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq tmux; \
+	fi
+
 redis-deps:
 	@if ! command -v redis-cli >/dev/null 2>&1 || ! command -v redis-benchmark >/dev/null 2>&1 || \
 	    { [ -n "$(REDIS_SERVER)" ] && ! command -v redis-server >/dev/null 2>&1; }; then \

@@ -276,11 +276,20 @@ let package = Package(
             path: "Tests/Fixtures/PersistFixture",
             swiftSettings: strictSettings
         ),
+        // The terminal app the end-to-end terminal tests run in tmux.
+        .executableTarget(
+            name: "TerminalFixture",
+            dependencies: ["ComposeTerminal"],
+            path: "Tests/Fixtures/TerminalFixture",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ComposeAppTests",
             dependencies: [
                 "ComposeApp", "ComposeTesting", "ComposeFixture", "ComposeChat", "ComposeRelay", "ComposeStepper",
                 "ComposeKeyValue",
+                // The terminal app run in tmux (TerminalEndToEndTests).
+                "TerminalFixture",
                 "ComposePersistence", "ComposeConfiguration", "PersistFixture",
                 // Frames over real sockets (FramingSocketTests).
                 "ComposeFraming",

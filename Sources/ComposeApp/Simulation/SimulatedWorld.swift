@@ -17,6 +17,8 @@ package final class SimulatedWorld {
     package let files: SimulatedFileSystem
     /// The scripted executables and their runs.
     package let processes: SimulatedProcesses
+    /// The terminal the app draws on (ComposeTerminal), 80x24 at first.
+    package let terminal: SimulatedTerminal
 
     package init(context: AppContext) {
         network = SimulatedNetwork(context: context)
@@ -24,6 +26,7 @@ package final class SimulatedWorld {
         standardOutput = SimulatedStandardOutput()
         files = SimulatedFileSystem(context: context)
         processes = SimulatedProcesses(context: context)
+        terminal = SimulatedTerminal(context: context)
     }
 }
 

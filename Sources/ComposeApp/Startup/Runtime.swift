@@ -150,6 +150,9 @@ final class Runtime {
                     // (running or left behind) must not outlive the app.
                     self.loop.processGroups.killAll()
                     fflush(nil)
+                    // `_exit` runs no atexit hook: the terminal a terminal
+                    // app changed is given back here.
+                    TerminalRestoration.restore()
                     _exit(status)
                 }
             }

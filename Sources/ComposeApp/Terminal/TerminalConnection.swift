@@ -1,0 +1,174 @@
+import Compose
+import Logging
+internal import CLibUV
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The terminal of an app, byte-wise: its size, raw mode with the undoing
+/// armed (``TerminalRestoration``), the bytes typed, the bytes to show,
+/// and resizes. ComposeTerminal's device builds on it; in a live app it is
+/// file descriptors 0 and 1 on the loop, in a test context the context's
+/// ``SimulatedTerminal``.
+///
+/// Live: it is a terminal when standard output is one and `TERM` is not
+/// `dumb`; otherwise ``isTerminal`` is false and it reads, writes and
+/// changes nothing (the app writes plain lines instead). Keys are read
+/// from standard input (a terminal, or a pipe); raw mode is set on
+/// standard input's terminal, else standard output's. Writes are queued on
+/// the loop (a `uv_tty_t` over a private, non-blocking reopening of the
+/// terminal, as libuv does), one `write(2)` each when the terminal takes
+/// them; nothing blocks the loop.
+@MainActor
+package final class TerminalConnection {
+    /// Whether there is a terminal to draw on.
+    package let isTerminal: Bool
+    /// Each chunk of bytes read (typed or pasted).
+    package var onInput: (@MainActor (UnsafeRawBufferPointer) -> Void)?
+    /// The terminal's new size after a resize (SIGWINCH).
+    package var onResize: (@MainActor (_ columns: Int, _ rows: Int) -> Void)?
+    /// A read or write failed (reading stops on a read failure), or input ended.
+    package var onError: (@MainActor (LoopError?) -> Void)?
+    /// Writes made (``write(_:)`` calls that reached the terminal).
+    package private(set) var writeCount = 0
+    /// Whether raw mode and the undoing are armed (``enter(restoring:)``).
+    package private(set) var isEntered = false
+
+    private let context: AppContext?
+    private let simulated: SimulatedTerminal?
+    private var simulatedConnection: SimulatedTerminal.Connection?
+    private var input: StreamHandle?
+    private var output: StreamHandle?
+    private var resize: SignalHandle?
+
+    /// The terminal of `context` (or of the running app).
+    package init(context: AppContext?) {
+        let context = context ?? AppContext.current
+        self.context = context
+        if let simulated = context?.simulatedTerminal {
+            self.simulated = simulated
+            isTerminal = simulated.isTerminal
+        } else {
+            simulated = nil
+            let term = getenv("TERM").map { String(cString: $0) }
+            isTerminal = TerminalRestoration.isTerminal(STDOUT_FILENO) && term != "dumb"
+        }
+    }
+
+    isolated deinit {
+        close()
+    }
+
+    /// The size in (columns, rows), or nil when unknown.
+    package var size: (columns: Int, rows: Int)? {
+        guard isTerminal else { return nil }
+        if let simulated { return (simulated.columns, simulated.rows) }
+        guard let size = TerminalRestoration.size(of: STDOUT_FILENO), size.columns > 0, size.rows > 0 else { return nil }
+        return size
+    }
+
+    /// Starts reading input and watching resizes.
+    package func start() throws(LoopError) {
+        guard isTerminal else { return }
+        if let simulated {
+            guard simulatedConnection == nil else { return }
+            simulatedConnection = simulated.connect(
+                onInput: { [weak self] bytes in self?.onInput?(bytes) },
+                onResize: { [weak self] columns, rows in self?.onResize?(columns, rows) }
+            )
+            return
+        }
+        let loop = try EventLoop.resolve(context, for: "TerminalConnection.start")
+        if resize == nil {
+            let handle = try SignalHandle(loop: loop)
+            resize = handle
+            try handle.start(SIGWINCH) { [weak self] _ in
+                guard let self, let size = self.size else { return }
+                self.onResize?(size.columns, size.rows)
+            }
+            handle.keepsLoopAlive = false
+        }
+        if input == nil, [UV_TTY, UV_NAMED_PIPE].contains(uv_guess_handle(STDIN_FILENO)) {
+            let handle = try StreamHandle(loop: loop, fileDescriptor: STDIN_FILENO)
+            input = handle
+            try handle.startReading({ [weak self] bytes in
+                guard let self else { return }
+                if let bytes {
+                    self.onInput?(bytes)
+                } else {
+                    self.onError?(nil)
+                }
+            }, onError: { [weak self] error in self?.onError?(error) })
+        }
+    }
+
+    /// Raw mode, and `sequence` armed to undo what the app turns on (see
+    /// ``TerminalRestoration``). Does nothing when it is not a terminal.
+    package func enter(restoring sequence: [UInt8]) throws(LoopError) {
+        guard isTerminal, !isEntered else { return }
+        if let simulated {
+            simulated.enter(restoring: sequence)
+        } else {
+            let termios: Int32? = TerminalRestoration.isTerminal(STDIN_FILENO) ? STDIN_FILENO : STDOUT_FILENO
+            try TerminalRestoration.arm(termiosDescriptor: termios, outputDescriptor: STDOUT_FILENO, restoring: sequence)
+        }
+        isEntered = true
+    }
+
+    /// Writes the undoing sequence and puts the termios back (at once,
+    /// blocking: the app is leaving). Idempotent. Frames still queued are
+    /// dropped first (their handle closes): written after the undoing
+    /// bytes they would land on the shell's screen.
+    package func leave() {
+        guard isEntered else { return }
+        isEntered = false
+        if let simulated {
+            simulated.leave()
+        } else {
+            output?.close()
+            output = nil
+            TerminalRestoration.restore()
+        }
+    }
+
+    /// Shows `bytes`: one write, queued on the loop (a test context's
+    /// terminal keeps them). Does nothing when it is not a terminal.
+    package func write(_ bytes: UnsafeRawBufferPointer) {
+        guard isTerminal, bytes.count > 0 else { return }
+        writeCount += 1
+        if let simulated {
+            simulated.write(bytes)
+            return
+        }
+        if output == nil {
+            do {
+                let handle = try StreamHandle(loop: EventLoop.resolve(context, for: "TerminalConnection.write"), fileDescriptor: STDOUT_FILENO)
+                handle.reportErrors { [weak self] error in self?.onError?(error) }
+                handle.keepsLoopAlive = false
+                output = handle
+            } catch {
+                onError?(error)
+                return
+            }
+        }
+        output?.write(copying: bytes)
+    }
+
+    /// Stops reading and watching (the terminal stays as it is: see ``leave()``).
+    package func stop() {
+        input?.close()
+        input = nil
+        resize?.close()
+        resize = nil
+        simulatedConnection?.close()
+        simulatedConnection = nil
+    }
+
+    /// Leaves, stops, and closes the output.
+    package func close() {
+        leave()
+        stop()
+        output?.close()
+        output = nil
+    }
+}

@@ -1,0 +1,170 @@
+import Logging
+
+/// The terminal an app draws on: its size, the app's modes turned on and
+/// exactly off again, one write per frame, typed bytes decoded into
+/// ``TerminalInput`` events, and resizes. The runtime of terminal views
+/// owns one; in a test context it is the context's simulated terminal.
+///
+/// ```swift
+/// let device = TerminalDevice(context: context)
+/// device.input += { input in ... }       // keys, pastes, mouse
+/// device.resized += { size in ... }      // SIGWINCH
+/// if device.start() { device.write(frame) } else { /* plain lines */ }
+/// ```
+///
+/// - Raw mode: no echo, no line editing, and no signals from keys: Ctrl+C
+///   arrives as `.ctrl("c")` (the app, or the runtime of views, decides
+///   what it does), and Ctrl+Z does not suspend.
+/// - Given back on every way out: ``stop()``, the runtime's shutdown,
+///   `exit()`, a second shutdown signal, and a crash signal (ComposeApp's
+///   `TerminalRestoration`).
+/// - Not a terminal (standard output is a pipe or a file, or
+///   `TERM=dumb`): ``isTerminal`` is false, ``start()`` returns false,
+///   and nothing is ever written: no escape sequence reaches a pipe.
+/// - A lone Escape is held by the decoder; when no byte follows within
+///   ``escapeDelay`` (30 ms), it is the Escape key.
+@MainActor
+package final class TerminalDevice {
+    /// Each key, paste or mouse event.
+    package let input = Emitter<TerminalInput>()
+    /// The new size after each resize.
+    package let resized = Emitter<Size>()
+    /// Sent once when input ends or reading fails (the terminal went away).
+    package let didLoseInput = SignalEmitter()
+    /// The modes turned on by ``start()``.
+    package let modes: TerminalModes
+    /// How long a lone Escape waits for the rest of a sequence.
+    package var escapeDelay: Duration
+    /// The size, as of the last resize (80x24 when the terminal does not say).
+    package private(set) var size: Size
+    /// Whether the modes are on (between ``start()`` and ``stop()``).
+    package private(set) var isActive = false
+
+    private var decoder: InputDecoder
+    private let connection: TerminalConnection
+    private weak var context: AppContext?
+    private var escapeTimer: ScheduledAction?
+
+    /// The terminal of `context` (or of the running app).
+    package init(
+        context: AppContext? = nil,
+        modes: TerminalModes = .standard,
+        limits: InputDecoder.Limits = InputDecoder.Limits(),
+        escapeDelay: Duration = .milliseconds(30)
+    ) {
+        let context = context ?? AppContext.current
+        self.context = context
+        self.modes = modes
+        self.escapeDelay = escapeDelay
+        decoder = InputDecoder(limits: limits)
+        connection = TerminalConnection(context: context)
+        size = connection.size.map { Size(width: $0.columns, height: $0.rows) } ?? Size(width: 80, height: 24)
+        connection.onInput = { [weak self] bytes in self?.received(bytes) }
+        connection.onResize = { [weak self] columns, rows in self?.didResize(Size(width: columns, height: rows)) }
+        connection.onError = { [weak self] error in self?.failed(error) }
+    }
+
+    isolated deinit {
+        if let escapeTimer { context?.scheduler?.cancel(escapeTimer) }
+        connection.close()
+    }
+
+    /// Whether there is a terminal to draw on (see the type's notes).
+    package var isTerminal: Bool { connection.isTerminal }
+
+    /// The writes that reached the terminal.
+    package var writeCount: Int { connection.writeCount }
+
+    /// Turns raw mode and ``modes`` on, then reads input and watches
+    /// resizes. Returns false, changing nothing, when it is not a terminal
+    /// or the terminal cannot be set (a diagnostic says why).
+    @discardableResult
+    package func start() -> Bool {
+        guard !isActive else { return true }
+        guard connection.isTerminal else { return false }
+        let leave = modes.leaveSequence
+        do {
+            try connection.enter(restoring: leave)
+            try connection.start()
+        } catch {
+            connection.leave()
+            connection.stop()
+            context?.report(Diagnostic(.terminalUnavailable, "The terminal could not be set up (\(error)): the app goes on without it."))
+            return false
+        }
+        isActive = true
+        if let current = connection.size { size = Size(width: current.columns, height: current.rows) }
+        modes.enterSequence.withUnsafeBytes { connection.write($0) }
+        return true
+    }
+
+    /// Writes `bytes` in one write (a frame). Returns false, writing
+    /// nothing, while the modes are off (not started, stopped, or not a
+    /// terminal).
+    @discardableResult
+    package func write(_ bytes: [UInt8]) -> Bool {
+        guard isActive else { return false }
+        bytes.withUnsafeBytes { connection.write($0) }
+        return true
+    }
+
+    /// Turns the modes off and raw mode off exactly as they were, and
+    /// stops reading. Idempotent.
+    package func stop() {
+        guard isActive else { return }
+        isActive = false
+        cancelEscapeTimer()
+        connection.stop()
+        connection.leave()
+    }
+
+    // MARK: Input
+
+    private func received(_ bytes: UnsafeRawBufferPointer) {
+        cancelEscapeTimer()
+        let events = decoder.decode(bytes)
+        reportProblems()
+        for event in events { input.send(event) }
+        if decoder.isHolding { armEscapeTimer() }
+    }
+
+    private func armEscapeTimer() {
+        guard let scheduler = context?.scheduler else { return }
+        escapeTimer = scheduler.schedule(after: escapeDelay) { [weak self] in
+            guard let self else { return }
+            self.escapeTimer = nil
+            for event in self.decoder.flush() { self.input.send(event) }
+        }
+    }
+
+    private func cancelEscapeTimer() {
+        guard let escapeTimer else { return }
+        self.escapeTimer = nil
+        context?.scheduler?.cancel(escapeTimer)
+    }
+
+    private func reportProblems() {
+        for problem in decoder.takeProblems() {
+            let code: Diagnostic.Code = switch problem {
+            case .pasteTruncated: .terminalPasteTruncated
+            case .sequenceTooLong: .terminalSequenceTooLong
+            }
+            if let context {
+                context.report(Diagnostic(code, problem.description))
+            } else {
+                Diagnostics.report(Diagnostic(code, problem.description))
+            }
+        }
+    }
+
+    private func didResize(_ newSize: Size) {
+        guard newSize != size else { return }
+        size = newSize
+        resized.send(newSize)
+    }
+
+    private func failed(_ error: LoopError?) {
+        if let error { context?.logger.error("The terminal's input failed: \(error)") }
+        didLoseInput.send()
+    }
+}
