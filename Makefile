@@ -10,6 +10,7 @@
 #   make bench-instructions  counts instructions per operation with callgrind
 #   make bench-echo-counts   system calls and instructions per echo message
 #   make bench-linking  the echo servers' memory and first echo linked other ways
+#   make bench-terminal  terminal frames: one changed line of 200x60 vs a redraw
 #   make check-leaks  runs fixture apps under valgrind: no leak, no invalid access
 #   make test-asan  builds and runs the tests with AddressSanitizer
 #   make test-tsan  the tests that involve other threads, with ThreadSanitizer
@@ -26,6 +27,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
+.PHONY: bench-terminal
 .PHONY: all build test test-asan test-tsan test-examples run run-keyvalue client-deps redis-deps bench bench-redis bench-tls bench-http soak-http http-bench-deps bench-instructions bench-echo-counts bench-linking deps clean check-leaks soak docs docs-preview install uninstall
 
 all: build
@@ -278,6 +280,17 @@ bench-linking: deps
 	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
 	cd Benchmarks && for product in EchoLoad EchoC EchoComposeStatic EchoNIOStatic EchoSwiftUVStatic; do \
 		$(SWIFT) build -c release --product $$product || exit 1; done && python3 scripts/link_variants.py $(ARGS)
+
+# Terminal frames (Benchmarks/scripts/terminal_bench.py, issue #34):
+# ComposeTerminal's FrameRenderer on a 200x60 screen, one changed line per
+# frame and whole redraws, against copying the same bytes into a reused
+# buffer: instructions per frame (callgrind), bytes per frame, nanoseconds
+# per frame and the CPU share of 60 frames a second. About a minute after
+# the build; needs valgrind. The sources are touched first (see bench).
+bench-terminal: deps
+	@command -v valgrind >/dev/null 2>&1 || { echo "Installing valgrind with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; }
+	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
+	cd Benchmarks && $(SWIFT) build -c release --product TerminalRender && python3 scripts/terminal_bench.py --bin .build/release $(ARGS)
 
 # Scenarios of the fixture app (Tests/Fixtures/AppFixture) under valgrind's
 # memcheck; fails on a definite leak or an invalid read or write. See

@@ -13,6 +13,7 @@ extension FrameRenderer {
         let oldCells = old?.cells
         for y in 0..<grid.size.height {
             let row = y * width
+            if let oldCells, CellRows.identical(cells, oldCells, from: row, count: width) { continue }
             var x = 0
             var forced = false
             while x < width {
@@ -52,7 +53,7 @@ extension FrameRenderer {
 
     /// Whether `cell` looks like what clearing the screen leaves.
     func isBlank(_ cell: Cell, isLead: Bool) -> Bool {
-        let space = cell.width == 1 ? cell.character == " " : !isLead
+        let space = cell.width == 1 ? Self.singleByte(cell.character) == 0x20 : !isLead
         return space && (cell.style == .plain || cell.style.degraded(to: colorDepth) == .plain)
     }
 
@@ -125,12 +126,12 @@ extension FrameRenderer {
         let base = row * grid.size.width
         for x in from..<to {
             let cell = grid.cells[base + x]
-            guard cell.width == 1, cell.character.utf8.count == 1, let byte = cell.character.utf8.first,
+            guard cell.width == 1, let byte = Self.singleByte(cell.character),
                   byte >= 0x20, byte < 0x7F, cell.style.degraded(to: colorDepth) == activeStyle
             else { return false }
         }
         for x in from..<to {
-            if let byte = grid.cells[base + x].character.utf8.first { bytes.append(byte) }
+            if let byte = Self.singleByte(grid.cells[base + x].character) { bytes.append(byte) }
         }
         return true
     }
@@ -156,12 +157,16 @@ extension FrameRenderer {
     /// Appends `character`'s UTF-8 when it is printable and takes
     /// `columns` columns; otherwise as many spaces.
     static func append(_ character: Character, columns: Int, to bytes: inout [UInt8]) {
-        let utf8 = character.utf8
-        let count = utf8.count
-        if count == 1, columns == 1, let byte = utf8.first, byte >= 0x20, byte < 0x7F {
-            bytes.append(byte)
+        if let byte = singleByte(character) {
+            if columns == 1, byte >= 0x20, byte < 0x7F {
+                bytes.append(byte)
+            } else {
+                for _ in 0..<columns { bytes.append(0x20) }
+            }
             return
         }
+        let utf8 = character.utf8
+        let count = utf8.count
         guard let first = utf8.first, first >= 0x20, first != 0x7F, count > 1,
               !(first == 0xC2 && utf8[utf8.index(after: utf8.startIndex)] < 0xA0),
               CharacterWidth.of(character) == columns
@@ -176,5 +181,14 @@ extension FrameRenderer {
         } else if let scalar = character.unicodeScalars.first {
             UTF8.encode(scalar) { bytes.append($0) }
         }
+    }
+
+    /// The byte of a character that is one ASCII byte; nil for any other
+    /// (read from the UTF-8 iterator: no `String` comparison, no copy).
+    @inline(__always)
+    static func singleByte(_ character: Character) -> UInt8? {
+        var iterator = character.utf8.makeIterator()
+        guard let first = iterator.next(), first < 0x80, iterator.next() == nil else { return nil }
+        return first
     }
 }

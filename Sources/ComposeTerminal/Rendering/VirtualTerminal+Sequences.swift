@@ -223,13 +223,25 @@ extension VirtualTerminal {
             cursor.x = 0
             lineFeed()
         }
-        grid.set(Cell(character, style: style, width: UInt8(width)), x: cursor.x, y: cursor.y)
-        if width == 2 { grid.set(.continuation(style), x: cursor.x + 1, y: cursor.y) }
+        place(Cell(character, style: style, width: UInt8(width)), x: cursor.x)
+        if width == 2 { place(.continuation(style), x: cursor.x + 1) }
         if cursor.x + width >= size.width {
             cursor.x = size.width - 1
             pendingWrap = true
         } else {
             cursor.x += width
         }
+    }
+
+    /// Puts one cell at `x` on the cursor's row. A wide character the
+    /// write cuts in half loses its other half, which becomes a space in
+    /// the current style (terminals differ on what it becomes: a renderer
+    /// must rewrite it, and this model makes sure it does).
+    mutating func place(_ cell: Cell, x: Int) {
+        let y = cursor.y
+        let old = grid[x: x, y: y]
+        if old.isContinuation, x > 0 { grid.set(Cell(" ", style: style), x: x - 1, y: y) }
+        if old.width == 2, x + 1 < grid.size.width { grid.set(Cell(" ", style: style), x: x + 1, y: y) }
+        grid.set(cell, x: x, y: y)
     }
 }
