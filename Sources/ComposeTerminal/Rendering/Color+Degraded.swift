@@ -4,7 +4,7 @@ extension Color {
     /// ramp (``ColorDepth/palette256``) or the nearest of the 16 ANSI
     /// colours (``ColorDepth/ansi16``); a palette colour beyond the first
     /// 16 becomes the nearest ANSI colour under ``ColorDepth/ansi16``;
-    /// every colour becomes ``default`` under ``ColorDepth/none``. An
+    /// every colour becomes ``Color/default`` under ``ColorDepth/none``. An
     /// `.ansi` value above 15 is read as the palette entry.
     public func degraded(to depth: ColorDepth) -> Color {
         switch (self, depth) {

@@ -19,12 +19,12 @@ public enum ColorDepth: Hashable, Sendable, CaseIterable {
     /// The depth the environment asks for, first rule that applies:
     ///
     /// 1. `NO_COLOR` set to anything but the empty string (no-color.org):
-    ///    ``none``.
-    /// 2. `TERM=dumb`: ``none``.
-    /// 3. `COLORTERM` is `truecolor` or `24bit`: ``trueColor``.
+    ///    ``ColorDepth/none``.
+    /// 2. `TERM=dumb`: ``ColorDepth/none``.
+    /// 3. `COLORTERM` is `truecolor` or `24bit`: ``ColorDepth/trueColor``.
     /// 4. `TERM` contains `256color` (`xterm-256color`,
-    ///    `tmux-256color`): ``palette256``.
-    /// 5. Otherwise ``ansi16``.
+    ///    `tmux-256color`): ``ColorDepth/palette256``.
+    /// 5. Otherwise ``ColorDepth/ansi16``.
     public init(environment: [String: String]) {
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty {
             self = .none
