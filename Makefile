@@ -28,6 +28,12 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
 .PHONY: bench-terminal
+# Before a benchmark build: the sources touched (a benchmark never runs a
+# stale build), and SwiftPM's cached build plan of the Benchmarks package
+# dropped, since a source file added to the library since the last
+# benchmark build is otherwise left out of it (its functions "no member").
+BENCH_FRESH = find Sources Benchmarks/Sources -name '*.swift' -exec touch {} + && rm -f Benchmarks/.build/release.yaml
+
 .PHONY: all build test test-asan test-tsan test-examples run run-keyvalue client-deps redis-deps bench bench-redis bench-tls bench-http soak-http http-bench-deps bench-instructions bench-echo-counts bench-linking deps clean check-leaks soak docs docs-preview install uninstall
 
 all: build
@@ -182,7 +188,7 @@ run-keyvalue: deps redis-deps
 # Compose's inlinable code changed, and the stale client crashes or measures
 # the old code. (Dependencies such as SwiftNIO stay built.)
 bench: deps
-	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
+	$(BENCH_FRESH)
 	cd Benchmarks && $(SWIFT) build -c release && $(SWIFT) run -c release --skip-build ComposeBenchmarks
 	$(MAKE) bench-instructions
 	$(MAKE) bench-redis
@@ -217,7 +223,7 @@ bench-redis: deps
 # rounds, ARGS="--only handshake" for one part. About 2 minutes. The
 # sources are touched first (see bench).
 bench-tls: deps
-	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
+	$(BENCH_FRESH)
 	cd Benchmarks && for product in EchoTLSCompose EchoTLSC TLSLoad; do \
 		$(SWIFT) build -c release --product $$product || exit 1; done && python3 scripts/tls_bench.py --bin .build/release $(ARGS)
 
@@ -229,16 +235,19 @@ bench-tls: deps
 # 1 KiB POST echo, 16 pipelined; rounds in rotating order, medians and
 # ratios of the same rounds; req/s, p99, server CPU per request, peak RSS,
 # start to first response. ARGS="--quick" for 2 short rounds. About 8
-# minutes (the first build of Hummingbird takes a few more). Instructions
+# minutes (the first build of Hummingbird takes a few more). Both Swift
+# servers are built as the recommended release build, `--static-swift-stdlib`
+# (as bench-redis does): the dynamic loader no longer relocates the Swift
+# runtime at start, and exclusivity checks skip `__tls_get_addr`. Instructions
 # and allocations per request: Benchmarks/scripts/profile_http.sh.
 http-bench-deps:
 	@command -v wrk >/dev/null 2>&1 || { echo "Installing wrk with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk; }
 	@command -v node >/dev/null 2>&1 || { echo "Installing nodejs with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nodejs; }
 
 bench-http: deps http-bench-deps
-	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
+	$(BENCH_FRESH)
 	cd Benchmarks && for product in HTTPCompose HTTPHummingbird HTTPC; do \
-		$(SWIFT) build -c release --product $$product || exit 1; done && python3 scripts/http_bench.py --bin .build/release $(ARGS)
+		$(SWIFT) build -c release --static-swift-stdlib --product $$product || exit 1; done && python3 scripts/http_bench.py --bin .build/release $(ARGS)
 
 # Slowloris (Benchmarks/scripts/soak_http.py; not in make test): 10,000
 # connections sending one header byte a second each, spread over the
@@ -249,7 +258,8 @@ bench-http: deps http-bench-deps
 # the hard one (which must be above 10,100). About 2 minutes with the
 # build; ARGS="--seconds 30 --slow 10000".
 soak-http: deps
-	cd Benchmarks && $(SWIFT) build -c release --product HTTPCompose && python3 scripts/soak_http.py --bin .build/release $(ARGS)
+	$(BENCH_FRESH)
+	cd Benchmarks && $(SWIFT) build -c release --static-swift-stdlib --product HTTPCompose && python3 scripts/soak_http.py --bin .build/release $(ARGS)
 
 # Instructions per operation of the in-process cases, counted by valgrind's
 # callgrind (Benchmarks/scripts/instructions.py): repeatable on a busy
@@ -266,7 +276,7 @@ bench-instructions: deps
 bench-echo-counts: deps
 	@command -v valgrind >/dev/null 2>&1 || { echo "Installing valgrind with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; }
 	@command -v strace >/dev/null 2>&1 || { echo "Installing strace with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq strace; }
-	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
+	$(BENCH_FRESH)
 	cd Benchmarks && $(SWIFT) build -c release --product EchoCompose && $(SWIFT) build -c release --product EchoFramed && $(SWIFT) build -c release --product EchoC && $(SWIFT) build -c release --product EchoLoad && python3 scripts/echo_counts.py $(ARGS)
 
 # Peak RSS and start to first echo of the Compose, SwiftNIO and bare
@@ -277,7 +287,7 @@ bench-echo-counts: deps
 # (docs/footprint.md, "Linking"). About 2 minutes; needs valgrind.
 bench-linking: deps
 	@command -v valgrind >/dev/null 2>&1 || { echo "Installing valgrind with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; }
-	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
+	$(BENCH_FRESH)
 	cd Benchmarks && for product in EchoLoad EchoC EchoComposeStatic EchoNIOStatic EchoSwiftUVStatic; do \
 		$(SWIFT) build -c release --product $$product || exit 1; done && python3 scripts/link_variants.py $(ARGS)
 
@@ -286,10 +296,10 @@ bench-linking: deps
 # frame and whole redraws, against copying the same bytes into a reused
 # buffer: instructions per frame (callgrind), bytes per frame, nanoseconds
 # per frame and the CPU share of 60 frames a second. About a minute after
-# the build; needs valgrind. The sources are touched first (see bench).
+# the build; needs valgrind. The build is made fresh first (BENCH_FRESH).
 bench-terminal: deps
 	@command -v valgrind >/dev/null 2>&1 || { echo "Installing valgrind with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; }
-	find Sources Benchmarks/Sources -name '*.swift' -exec touch {} +
+	$(BENCH_FRESH)
 	cd Benchmarks && $(SWIFT) build -c release --product TerminalRender && python3 scripts/terminal_bench.py --bin .build/release $(ARGS)
 
 # Scenarios of the fixture app (Tests/Fixtures/AppFixture) under valgrind's

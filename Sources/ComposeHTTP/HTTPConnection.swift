@@ -159,7 +159,7 @@ final class HTTPConnection {
         var expectations: [String] = []
         parser.forEachHeader { name, value in
             guard let name = HTTPField.Name(String(decoding: name, as: UTF8.self)) else { return }
-            let field = HTTPField(name: name, lenientValue: value)
+            let field = HTTPField(name: name, parsedValue: value)
             if name == Self.host {
                 host = host.map { "\($0), \(field.value)" } ?? field.value
             } else if name == .expect {
@@ -271,7 +271,7 @@ final class HTTPConnection {
     }
 
     func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { _ = tcp.write($0) }
+        bytes.withUnsafeBytesInline { _ = tcp.write($0) }
     }
 
     func isLastSlot(_ slot: HTTPResponseSlot) -> Bool {

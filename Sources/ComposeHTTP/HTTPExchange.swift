@@ -81,7 +81,7 @@ public final class HTTPExchange {
         var headers = headers
         if headers[.contentType] == nil { headers[.contentType] = "text/plain; charset=utf-8" }
         var text = text
-        text.withUTF8 { slot.respond(status, fields: headers, body: UnsafeRawBufferPointer($0)) }
+        text.withUTF8Inline { slot.respond(status, fields: headers, body: UnsafeRawBufferPointer($0)) }
     }
 
     // MARK: Streaming an answer
@@ -103,13 +103,13 @@ public final class HTTPExchange {
 
     /// Writes a piece of the streamed body.
     public func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { slot.write($0) }
+        bytes.withUnsafeBytesInline { slot.write($0) }
     }
 
     /// Writes `text`'s UTF-8 bytes as a piece of the streamed body.
     public func write(_ text: String) {
         var text = text
-        text.withUTF8 { slot.write(UnsafeRawBufferPointer($0)) }
+        text.withUTF8Inline { slot.write(UnsafeRawBufferPointer($0)) }
     }
 
     /// Ends the streamed answer.

@@ -91,11 +91,17 @@ enum HTTPResponseEncoder {
         // Literals through StaticString and text through withUTF8: the
         // generic append of a String.UTF8View costs several times more per
         // call (profile_http.sh, docs/protocols.md "The hot path").
-        appendStatic("HTTP/1.1 ", to: &buffer)
-        appendDecimal(status.code, to: &buffer)
-        buffer.append(UInt8(ascii: " "))
-        appendText(status.reasonPhrase, to: &buffer)
-        appendStatic("\r\n", to: &buffer)
+        if status.code == 200, status.reasonPhrase == "OK" {
+            // Most answers: one append instead of five (about 300
+            // instructions a response, profile_http.sh).
+            appendStatic("HTTP/1.1 200 OK\r\n", to: &buffer)
+        } else {
+            appendStatic("HTTP/1.1 ", to: &buffer)
+            appendDecimal(status.code, to: &buffer)
+            buffer.append(UInt8(ascii: " "))
+            appendText(status.reasonPhrase, to: &buffer)
+            appendStatic("\r\n", to: &buffer)
+        }
         var hasDate = false
         for field in fields {
             let name = field.name

@@ -72,7 +72,7 @@ final class HTTPResponseSlot {
     }
 
     func output(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { output($0) }
+        bytes.withUnsafeBytesInline { output($0) }
     }
 
     /// The body was asked for: a client that waits for `100 Continue` gets it.

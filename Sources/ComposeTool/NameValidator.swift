@@ -34,6 +34,8 @@ enum NameValidator {
         "StandardInput", "ChildProcess", "LoopTimer", "FileWatcher", "Validation", "ValidationResult",
         "Field", "TestApp", "Supervisor", "Supervised", "Backoff", "WorkerOptions", "StartupConfiguration",
         "ConfigOptions", "Trace", "Ref", "Status", "VersionedState", "StateEnvelope", "Diagnostic",
+        // ComposeTerminal's component protocols.
+        "ViewComponent", "RoutableViewComponent",
     ]
 
     /// `nil` when `name` is a valid Swift type name the tool may generate,

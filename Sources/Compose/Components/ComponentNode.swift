@@ -132,6 +132,19 @@ public final class ComponentNode {
         return address.assumingMemoryBound(to: T.self).pointee
     }
 
+    /// The bound component value as `any Component` (a copy sharing every
+    /// emitter and store with the tree's): ComposeTerminal reads it to
+    /// draw the view of a node it reached through a router or a
+    /// container, whose type it does not know.
+    /// Always a value (`value(as:)` with the node's own type); optional
+    /// only so that no second unchecked load is needed here.
+    package var componentValue: (any Component)? {
+        func load<T: Component>(_ type: T.Type) -> (any Component)? {
+            value(as: type)
+        }
+        return load(componentType)
+    }
+
     /// The label path from the root, e.g. `app.auth.logIn`.
     public var path: String {
         guard let parent else { return label }

@@ -81,6 +81,13 @@ extension Component {
         }
     }
 
+    /// The node this value is bound to, or `nil` without any report: for
+    /// code that asks every frame and has an answer for "none" (a
+    /// terminal view of a component that is not bound yet).
+    package var boundNode: ComponentNode? {
+        try? NodeLookup.node(for: self).get()
+    }
+
     /// Sent when the component becomes part of the active tree (for the root,
     /// when the app starts; for a routed child, when it is put on its
     /// router's stack). Parents appear before their children.

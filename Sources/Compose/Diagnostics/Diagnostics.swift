@@ -62,8 +62,8 @@ public enum Diagnostics {
     }
 
     /// Reports `diagnostic` to the tree of `node`, or as unattached when
-    /// there is none.
-    static func report(_ diagnostic: Diagnostic, in node: ComponentNode?) {
+    /// there is none (ComposeTerminal reports a view drawn inside itself).
+    package static func report(_ diagnostic: Diagnostic, in node: ComponentNode?) {
         if let tree = node?.tree { tree.report(diagnostic) } else { report(diagnostic) }
     }
 }

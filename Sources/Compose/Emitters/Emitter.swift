@@ -55,6 +55,7 @@ public struct Emitter<Value>: EmitterProtocol, Sendable {
     }
 
     /// How many observers are registered.
+    @inlinable
     public var observerCount: Int {
         storage.observerCount
     }

@@ -172,6 +172,7 @@ final class EmitterStorage<Value>: BoundObject, AnyEmitterStorage {
         state.pointee.isTraceExempt ? nil : state.pointee.tracer?.sendCount ?? 0
     }
 
+    @inlinable
     var observerCount: Int {
         state.pointee.count - state.pointee.cancelledCount - (state.pointee.isTraced ? 1 : 0)
     }

@@ -44,7 +44,7 @@ extension EmitterProtocol where Value == String {
         valve.watch(sink)
         emitter.observe({ line in
             var text = line + "\n"
-            text.withUTF8 { valve.passed(sink.write(UnsafeRawBufferPointer($0))) }
+            text.withUTF8Inline { valve.passed(sink.write(UnsafeRawBufferPointer($0))) }
         }, onCancel: { valve.stop() })
     }
 }

@@ -16,13 +16,13 @@ extension ChildProcess {
     @discardableResult
     public func write(_ text: String) -> WriteResult {
         var text = text
-        return text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+        return text.withUTF8Inline { write(UnsafeRawBufferPointer($0)) }
     }
 
     /// Queues `bytes` for the child's standard input.
     @discardableResult
     public func write(_ bytes: [UInt8]) -> WriteResult {
-        bytes.withUnsafeBytes { write($0) }
+        bytes.withUnsafeBytesInline { write($0) }
     }
 
     /// Queues the bytes in `buffer` (copied) for the child's standard input.

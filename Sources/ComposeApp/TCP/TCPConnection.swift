@@ -446,7 +446,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     /// Writes `bytes` (see the type's documentation for back-pressure).
     @discardableResult
     public func write(_ bytes: [UInt8]) -> WriteResult {
-        bytes.withUnsafeBytes { write($0) }
+        bytes.withUnsafeBytesInline { write($0) }
     }
 
     /// Writes a chunk received (an echo copies nothing).
@@ -462,7 +462,7 @@ public final class TCPConnection: EmitterProtocol, LoopResource, ReadableStream,
     @discardableResult
     public func write(_ text: String) -> WriteResult {
         var text = text
-        return text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+        return text.withUTF8Inline { write(UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes `text` followed by `\n`.

@@ -1,0 +1,127 @@
+/// Styled text: one or more lines (split at newlines), in the inherited
+/// style with its own on top.
+///
+/// ```swift
+/// Text("count: ") + Text("\(count)").bold().foreground(.green)
+/// Text(note.body).overflow(.wrap)
+/// ```
+///
+/// **Lines too wide** for the text's rectangle are truncated with "…"
+/// (the default, ``Overflow/truncate``): a line of text stays one row,
+/// which is what lists, tables and status lines want. With
+/// ``Overflow/wrap`` the text breaks at spaces (inside a word only when
+/// the word alone is too wide) and takes as many rows as it needs; its
+/// parent cuts the rows that do not fit.
+///
+/// Wide characters (CJK, emoji) take two columns; one that does not fit
+/// whole leaves its cell blank. Tabs become four spaces; other control
+/// characters are not drawn.
+public struct Text: PrimitiveView, Hashable, Sendable {
+    /// What a line wider than the text's rectangle becomes.
+    public enum Overflow: Hashable, Sendable {
+        /// Cut to fit, ending in "…".
+        case truncate
+        /// Broken into several rows at spaces.
+        case wrap
+    }
+
+    struct Run: Hashable, Sendable {
+        var string: String
+        var style: Style
+    }
+
+    var runs: [Run]
+    var overflowMode: Overflow = .truncate
+
+    /// Text showing `content`, in the inherited style.
+    public init(_ content: some StringProtocol) {
+        runs = [Run(string: String(content), style: .plain)]
+    }
+
+    /// Text showing `content` in `style` (over the inherited one).
+    public init(_ content: some StringProtocol, style: Style) {
+        runs = [Run(string: String(content), style: style)]
+    }
+
+    /// The text as one plain string.
+    public var string: String { runs.map(\.string).joined() }
+
+    // MARK: Styling (returning Text, so styled pieces can be joined with +)
+
+    /// The text in `style` too (colours set here win; attributes add up).
+    public func style(_ style: Style) -> Text {
+        var copy = self
+        for index in copy.runs.indices { copy.runs[index].style = copy.runs[index].style.applying(style) }
+        return copy
+    }
+
+    /// The text in bold.
+    public func bold() -> Text { style(Style(attributes: .bold)) }
+    /// The text dimmed (faint).
+    public func dim() -> Text { style(Style(attributes: .dim)) }
+    /// The text in italics (where the terminal has them).
+    public func italic() -> Text { style(Style(attributes: .italic)) }
+    /// The text underlined.
+    public func underline() -> Text { style(Style(attributes: .underline)) }
+    /// The text with foreground and background swapped.
+    public func reverse() -> Text { style(Style(attributes: .reverse)) }
+    /// The text struck through.
+    public func strikethrough() -> Text { style(Style(attributes: .strikethrough)) }
+    /// The text in colour `color`.
+    public func foreground(_ color: Color) -> Text { style(Style(foreground: color)) }
+    /// The text on `color` (its cells only; use ``View/background(_:)``
+    /// on a container to colour a whole area).
+    public func background(_ color: Color) -> Text { style(Style(background: color)) }
+
+    /// How lines wider than the rectangle are shown (truncated by default).
+    public func overflow(_ overflow: Overflow) -> Text {
+        var copy = self
+        copy.overflowMode = overflow
+        return copy
+    }
+
+    /// Both texts, one after the other, each in its own style.
+    public static func + (lhs: Text, rhs: Text) -> Text {
+        var joined = lhs
+        joined.runs += rhs.runs
+        return joined
+    }
+
+    // MARK: Layout
+
+    public func sizeThatFits(_ proposal: ProposedSize) -> Size {
+        let lines = layout(width: proposal.width)
+        let widest = lines.map(\.width).max() ?? 0
+        return Size(width: min(widest, proposal.width), height: lines.count)
+    }
+
+    public func draw(in rect: Rect, canvas: inout Canvas) {
+        let lines = layout(width: rect.size.width)
+        let inherited = canvas.style
+        for (row, line) in lines.enumerated() {
+            let y = rect.origin.y + row
+            guard y < rect.maxY, y < canvas.clip.maxY else { break }
+            guard y >= canvas.clip.origin.y else { continue }
+            line.draw(at: Point(x: rect.origin.x, y: y), width: rect.size.width, inherited: inherited, canvas: &canvas)
+        }
+    }
+
+    /// The rows of the text for a rectangle `width` columns wide.
+    func layout(width: Int) -> [TextLine] {
+        var lines: [TextLine] = [TextLine()]
+        for run in runs {
+            for character in run.string {
+                if character.isNewline {
+                    lines.append(TextLine())
+                } else if character == "\t" {
+                    for _ in 0..<4 { lines[lines.count - 1].append(" ", width: 1, style: run.style) }
+                } else {
+                    let columns = CharacterWidth.of(character)
+                    if columns > 0 { lines[lines.count - 1].append(character, width: columns, style: run.style) }
+                }
+            }
+        }
+        guard overflowMode == .wrap, width > 0 else { return lines }
+        return lines.flatMap { $0.wrapped(width: width) }
+    }
+}
