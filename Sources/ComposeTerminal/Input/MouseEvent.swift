@@ -4,8 +4,11 @@
 public struct MouseEvent: Hashable, Sendable {
     /// A mouse button.
     public enum Button: Hashable, Sendable {
+        /// The primary button.
         case left
+        /// The middle button (or a pressed wheel).
         case middle
+        /// The secondary button.
         case right
         /// Buttons past the third (8 and up as terminals number them).
         case other(Int)
