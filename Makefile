@@ -10,6 +10,7 @@
 #   make bench-instructions  counts instructions per operation with callgrind
 #   make bench-echo-counts   system calls and instructions per echo message
 #   make bench-linking  the echo servers' memory and first echo linked other ways
+#   make bench-terminal  terminal frames: one changed line of 200x60 vs a redraw
 #   make check-leaks  runs fixture apps under valgrind: no leak, no invalid access
 #   make test-asan  builds and runs the tests with AddressSanitizer
 #   make test-tsan  the tests that involve other threads, with ThreadSanitizer
@@ -26,6 +27,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
+.PHONY: bench-terminal
 # Before a benchmark build: the sources touched (a benchmark never runs a
 # stale build), and SwiftPM's cached build plan of the Benchmarks package
 # dropped, since a source file added to the library since the last
@@ -297,6 +299,17 @@ bench-linking: deps
 	$(BENCH_FRESH)
 	cd Benchmarks && for product in EchoLoad EchoC EchoComposeStatic EchoNIOStatic EchoSwiftUVStatic; do \
 		$(SWIFT) build -c release --product $$product || exit 1; done && python3 scripts/link_variants.py $(ARGS)
+
+# Terminal frames (Benchmarks/scripts/terminal_bench.py, issue #34):
+# ComposeTerminal's FrameRenderer on a 200x60 screen, one changed line per
+# frame and whole redraws, against copying the same bytes into a reused
+# buffer: instructions per frame (callgrind), bytes per frame, nanoseconds
+# per frame and the CPU share of 60 frames a second. About a minute after
+# the build; needs valgrind. The build is made fresh first (BENCH_FRESH).
+bench-terminal: deps
+	@command -v valgrind >/dev/null 2>&1 || { echo "Installing valgrind with apt-get..."; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; }
+	$(BENCH_FRESH)
+	cd Benchmarks && $(SWIFT) build -c release --product TerminalRender && python3 scripts/terminal_bench.py --bin .build/release $(ARGS)
 
 # Scenarios of the fixture app (Tests/Fixtures/AppFixture) under valgrind's
 # memcheck; fails on a definite leak or an invalid read or write. See

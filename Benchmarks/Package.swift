@@ -213,6 +213,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "HTTPC", cSettings: cSettings, linkerSettings: libuv + [.linkedLibrary("http_parser")]),
+
+        // Terminal frames (make bench-terminal, scripts/terminal_bench.py):
+        // ComposeTerminal's FrameRenderer on a 200x60 screen, one changed
+        // line per frame and whole redraws, against copying the same bytes.
+        .executableTarget(
+            name: "TerminalRender",
+            dependencies: [.product(name: "ComposeTerminal", package: "Compose")],
+            swiftSettings: strictSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
