@@ -279,7 +279,7 @@ let package = Package(
         // The terminal app the end-to-end terminal tests run in tmux.
         .executableTarget(
             name: "TerminalFixture",
-            dependencies: ["ComposeTerminal"],
+            dependencies: ["ComposeTerminal", "ComposeApp"],
             path: "Tests/Fixtures/TerminalFixture",
             swiftSettings: strictSettings
         ),

@@ -30,10 +30,20 @@
 #define COMPOSE_TERMINAL_SEQUENCE_CAPACITY 256
 #define COMPOSE_TERMINAL_SIGNAL_COUNT 8
 
+/* The states of `armed`. */
+#define COMPOSE_TERMINAL_IDLE 0      /* nothing to give back */
+#define COMPOSE_TERMINAL_ARMED 1     /* changed: a restore gives it back */
+#define COMPOSE_TERMINAL_RESTORING 2 /* a restore is under way */
+#define COMPOSE_TERMINAL_ARMING 3    /* an arming holds the fields, not written yet */
+#define COMPOSE_TERMINAL_READY 4     /* an arming wrote the fields, raw mode next */
+
 struct compose_terminal_state {
-    /* 1 while the terminal is changed: set last when arming (release),
-       exchanged to 0 first when restoring (acquire), so a restore runs
-       once, whoever gets there first (a handler, atexit, the app). */
+    /* Where the terminal is (COMPOSE_TERMINAL_IDLE, _ARMING, _READY,
+       _ARMED, _RESTORING), changed only by atomic compare-and-swap: an
+       arming claims IDLE, and the fields below are written only by the
+       arming that holds the claim, so they never change under a reader;
+       a restore claims ARMED, so it runs once, whoever gets there first
+       (a handler, atexit, the app), and gives IDLE back when done. */
     int armed;
     int termios_fd;
     int has_termios;
@@ -49,21 +59,21 @@ struct compose_terminal_state {
 
 __attribute__((weak)) struct compose_terminal_state compose_terminal_state_storage = {0};
 
-/* Writes the undo bytes and puts the saved termios back, once, if armed.
-   Async-signal-safe: an atomic exchange, write(2) and tcsetattr(3) only.
-   Returns 1 if it restored, 0 if nothing was armed. */
-static inline int compose_terminal_restore(void) {
-    struct compose_terminal_state *state = &compose_terminal_state_storage;
-    if (__atomic_exchange_n(&state->armed, 0, __ATOMIC_ACQ_REL) != 1) return 0;
+/* Writes the undo bytes and puts the saved termios back (the work of a
+   restore, without the claim). Async-signal-safe: fcntl(2), write(2) and
+   tcsetattr(3) only; errno is kept. */
+static inline void compose_terminal_give_back(struct compose_terminal_state *state) {
     int saved_errno = errno;
     /* libuv reopened the terminal for its stream non-blocking (a
        description of this process's own): blocking again, so the bytes
        are written whole, and so are the app's last lines after this. */
     int flags = fcntl(state->output_fd, F_GETFL);
     if (flags >= 0 && (flags & O_NONBLOCK)) fcntl(state->output_fd, F_SETFL, flags & ~O_NONBLOCK);
+    size_t length = state->sequence_length;
+    if (length > COMPOSE_TERMINAL_SEQUENCE_CAPACITY) length = COMPOSE_TERMINAL_SEQUENCE_CAPACITY;
     size_t offset = 0;
-    while (offset < state->sequence_length) {
-        ssize_t written = write(state->output_fd, state->sequence + offset, state->sequence_length - offset);
+    while (offset < length) {
+        ssize_t written = write(state->output_fd, state->sequence + offset, length - offset);
         if (written < 0 && errno == EINTR) continue;
         if (written <= 0) break;
         offset += (size_t)written;
@@ -72,12 +82,37 @@ static inline int compose_terminal_restore(void) {
         while (tcsetattr(state->termios_fd, TCSANOW, &state->saved) != 0 && errno == EINTR) {}
     }
     errno = saved_errno;
+}
+
+/* Writes the undo bytes and puts the saved termios back, once, if armed.
+   Async-signal-safe: an atomic compare-and-swap, write(2) and tcsetattr(3)
+   only. Returns 1 if it restored, 0 if nothing was armed (or another
+   restore is under way). */
+static inline int compose_terminal_restore(void) {
+    struct compose_terminal_state *state = &compose_terminal_state_storage;
+    int expected = COMPOSE_TERMINAL_ARMED;
+    if (!__atomic_compare_exchange_n(&state->armed, &expected, COMPOSE_TERMINAL_RESTORING, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return 0;
+    compose_terminal_give_back(state);
+    __atomic_store_n(&state->armed, COMPOSE_TERMINAL_IDLE, __ATOMIC_RELEASE);
     return 1;
+}
+
+/* The process is about to die of a signal: the terminal is given back
+   whole before, whatever state it is in. A restore under way (another
+   thread's, or this thread's own that the signal interrupted, which would
+   never finish) is done again, whole: the undo bytes and the termios are
+   idempotent. An arming that wrote its fields is undone (its raw mode
+   may be on already). */
+static inline void compose_terminal_restore_before_dying(void) {
+    struct compose_terminal_state *state = &compose_terminal_state_storage;
+    if (compose_terminal_restore()) return;
+    int current = __atomic_load_n(&state->armed, __ATOMIC_ACQUIRE);
+    if (current == COMPOSE_TERMINAL_RESTORING || current == COMPOSE_TERMINAL_READY) compose_terminal_give_back(state);
 }
 
 /* Whether the terminal is changed and not given back yet. */
 static inline int compose_terminal_is_armed(void) {
-    return __atomic_load_n(&compose_terminal_state_storage.armed, __ATOMIC_ACQUIRE);
+    return __atomic_load_n(&compose_terminal_state_storage.armed, __ATOMIC_ACQUIRE) == COMPOSE_TERMINAL_ARMED;
 }
 
 /* A crash signal: give the terminal back, then let the action that was
@@ -88,7 +123,7 @@ static inline int compose_terminal_is_armed(void) {
 static inline void compose_terminal_fatal_signal(int signum, siginfo_t *info, void *context) {
     (void)context;
     struct compose_terminal_state *state = &compose_terminal_state_storage;
-    compose_terminal_restore();
+    compose_terminal_restore_before_dying();
     for (int index = 0; index < COMPOSE_TERMINAL_SIGNAL_COUNT; index++) {
         if (state->signals[index] == signum) {
             sigaction(signum, &state->previous[index], NULL);
@@ -138,11 +173,18 @@ static inline void compose_terminal_install_handlers(void) {
 static inline int compose_terminal_arm(int termios_fd, int output_fd, const char *sequence, size_t length) {
     struct compose_terminal_state *state = &compose_terminal_state_storage;
     if (length > COMPOSE_TERMINAL_SEQUENCE_CAPACITY) return -EINVAL;
-    if (compose_terminal_is_armed()) return -EBUSY;
+    /* The claim: refused while armed, and while a restore is under way
+       (a handler may still be reading the fields). */
+    int expected = COMPOSE_TERMINAL_IDLE;
+    if (!__atomic_compare_exchange_n(&state->armed, &expected, COMPOSE_TERMINAL_ARMING, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return -EBUSY;
     struct termios saved;
     int has_termios = 0;
     if (termios_fd >= 0) {
-        if (tcgetattr(termios_fd, &saved) != 0) return -errno;
+        if (tcgetattr(termios_fd, &saved) != 0) {
+            int error = errno;
+            __atomic_store_n(&state->armed, COMPOSE_TERMINAL_IDLE, __ATOMIC_RELEASE);
+            return -error;
+        }
         has_termios = 1;
     }
     compose_terminal_install_handlers();
@@ -152,6 +194,9 @@ static inline int compose_terminal_arm(int termios_fd, int output_fd, const char
     state->output_fd = output_fd;
     if (length > 0) memcpy(state->sequence, sequence, length);
     state->sequence_length = length;
+    /* The fields are whole: a crash from here on gives the terminal back
+       (raw mode is set next, so a crash between the two is covered). */
+    __atomic_store_n(&state->armed, COMPOSE_TERMINAL_READY, __ATOMIC_RELEASE);
     if (has_termios) {
         struct termios raw = saved;
         raw.c_iflag &= ~(tcflag_t)(BRKINT | ICRNL | INPCK | ISTRIP | IXON);
@@ -162,9 +207,13 @@ static inline int compose_terminal_arm(int termios_fd, int output_fd, const char
         raw.c_cc[VTIME] = 0;
         int result;
         while ((result = tcsetattr(termios_fd, TCSANOW, &raw)) != 0 && errno == EINTR) {}
-        if (result != 0) return -errno;
+        if (result != 0) {
+            int error = errno;
+            __atomic_store_n(&state->armed, COMPOSE_TERMINAL_IDLE, __ATOMIC_RELEASE);
+            return -error;
+        }
     }
-    __atomic_store_n(&state->armed, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&state->armed, COMPOSE_TERMINAL_ARMED, __ATOMIC_RELEASE);
     return 0;
 }
 

@@ -87,6 +87,32 @@ import Testing
         #expect(Self.flags(terminal).c_lflag == before.c_lflag)
     }
 
+    /// A crash signal that arrives while a restore is under way on the same
+    /// thread (taken, the termios not back yet) must not let the process
+    /// die with the terminal still raw: the handler does the restore's work
+    /// itself before handing the signal on. (Before, the handler found the
+    /// restore taken, did nothing, and the default action ended the process
+    /// with `echo` off.) The probe, in TerminalFixture, raises SIGQUIT from
+    /// inside the restore's write, deterministically.
+    @Test func aCrashSignalInsideARestoreStillGivesTheTerminalBack() async throws {
+        let (controller, terminal) = try Self.openPseudoTerminal()
+        defer {
+            close(controller)
+            close(terminal)
+        }
+        #expect(Self.flags(terminal).c_lflag & tcflag_t(ECHO) != 0)
+        let probe = try FixtureProcess(
+            executable: "TerminalFixture",
+            environment: ["TERMINAL_FIXTURE_PROBE": "interrupted-restore", "SWIFT_BACKTRACE": "enable=no"],
+            standardInput: FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
+        )
+        try await probe.waitFor("armed")
+        #expect(await probe.waitForExit() == -SIGQUIT, "\(probe.transcript)")
+        #expect(!probe.output.lines.contains("survived the signal"))
+        let after = Self.flags(terminal)
+        #expect(after.c_lflag & tcflag_t(ECHO | ICANON | ISIG) == tcflag_t(ECHO | ICANON | ISIG), "the terminal was left raw")
+    }
+
     @Test func theSizeIsTheTerminalsAndAPipeIsNoTerminal() throws {
         let (controller, terminal) = try Self.openPseudoTerminal()
         defer {

@@ -7,7 +7,8 @@
 //   S  raise(SIGSEGV)                A  abort()
 //   F  a real fault (a write to address 16)
 // SIGTERM and SIGINT shut it down gracefully, as any app. When standard
-// output is not a terminal it writes plain lines only.
+// output is not a terminal it writes plain lines only. With
+// TERMINAL_FIXTURE_PROBE set it runs a probe instead (InterruptedRestoreProbe).
 import ComposeTerminal
 #if canImport(Glibc)
 import Glibc
@@ -94,6 +95,10 @@ extension String {
 @main
 struct TerminalFixture: StartupComponent {
     let screen = FixtureScreen()
+
+    init() {
+        InterruptedRestoreProbe.runIfAsked()
+    }
 
     var observers: Void {
         didAppear += { screen.start() }
