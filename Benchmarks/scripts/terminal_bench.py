@@ -67,11 +67,16 @@ def main():
         full = per_frame(binary, "full", *full_n)
         floor_line = per_frame(binary, "floor-line", *line_n)
         floor_full = per_frame(binary, "floor-full", *line_n)
+        view_n = (4, 24) if args.quick else (20, 120)
+        view_line = per_frame(binary, "view-line", *view_n)
+        view_full = per_frame(binary, "view-full", *view_n)
 
     print("| 200x60 frame                  | instructions | floor (copy the bytes) | /floor | bytes  | ns (median) |")
     print("|-------------------------------|-------------:|-----------------------:|-------:|-------:|------------:|")
     print(f"| one changed line              | {line:12,.0f} | {floor_line:22,.0f} | {line / floor_line:5.1f}x | {sizes['line']:6,.0f} | {timing['line']:11,.0f} |")
     print(f"| whole redraw                  | {full:12,.0f} | {floor_full:22,.0f} | {full / floor_full:5.1f}x | {sizes['full']:6,.0f} | {timing['full']:11,.0f} |")
+    print(f"| views: one changed line       | {view_line:12,.0f} | {floor_line:22,.0f} | {view_line / floor_line:5.1f}x | {sizes['view-line']:6,.0f} | {timing['view-line']:11,.0f} |")
+    print(f"| views: whole redraw           | {view_full:12,.0f} | {floor_full:22,.0f} | {view_full / floor_full:5.1f}x |        | {timing['view-full']:11,.0f} |")
     print()
     print(f"Instructions per frame counted by callgrind: (count at N={line_n[1]} - count at N={line_n[0]}) / {line_n[1] - line_n[0]}"
           f" (whole redraws: N={full_n[1]} and {full_n[0]}). Floor: the frame's bytes, made once, appended to a reused buffer.")
@@ -80,6 +85,8 @@ def main():
         (f"one changed line of 200x60 writes under 1 KiB (measured {sizes['line']:.0f} bytes)", sizes["line"] < 1024),
         (f"one changed line costs under 5% of a whole redraw (instructions: {100 * line / full:.1f}%)", line < 0.05 * full),
         (f"60 frames/s of one changed line use under 5% of one core (wall clock: {100 * share:.2f}%)", share < 0.05),
+        (f"views: one changed line writes under 1 KiB (measured {sizes['view-line']:.0f} bytes)", sizes["view-line"] < 1024),
+        (f"views: 60 frames/s of one changed line (view, layout, diff) use under 5% of one core (wall clock: {100 * 60 * timing['view-line'] / 1e9:.2f}%)", 60 * timing["view-line"] / 1e9 < 0.05),
     ]
     print()
     for text, passed in targets:
