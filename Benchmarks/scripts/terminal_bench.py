@@ -15,29 +15,13 @@ Prints a markdown table and one PASS/FAIL line per target of issue #34.
 """
 import argparse
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
-
-def count(binary, case, n):
-    with tempfile.TemporaryDirectory() as tmp:
-        out = subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out", binary, case, str(n)],
-            capture_output=True, text=True,
-        )
-        if out.returncode != 0:
-            sys.exit(f"terminal_bench: {case} {n} failed:\n{out.stderr[-2000:]}")
-        match = re.search(r"Collected\s*:\s*(\d+)", out.stderr)
-        if not match:
-            sys.exit(f"terminal_bench: no count for {case} {n}:\n{out.stderr[-2000:]}")
-        return int(match.group(1))
-
-
-def per_frame(binary, case, n1, n2):
-    return (count(binary, case, n2) - count(binary, case, n1)) / (n2 - n1)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from instructions import per_iteration  # noqa: E402  (callgrind's count, one place)
 
 
 def pairs(output):
@@ -63,13 +47,13 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         binary = os.path.join(tmp, "TerminalRender")
         subprocess.run(["objcopy", "--strip-debug", source, binary], check=True)
-        line = per_frame(binary, "line", *line_n)
-        full = per_frame(binary, "full", *full_n)
-        floor_line = per_frame(binary, "floor-line", *line_n)
-        floor_full = per_frame(binary, "floor-full", *line_n)
+        line = per_iteration(binary, "line", *line_n)
+        full = per_iteration(binary, "full", *full_n)
+        floor_line = per_iteration(binary, "floor-line", *line_n)
+        floor_full = per_iteration(binary, "floor-full", *line_n)
         view_n = (4, 24) if args.quick else (20, 120)
-        view_line = per_frame(binary, "view-line", *view_n)
-        view_full = per_frame(binary, "view-full", *view_n)
+        view_line = per_iteration(binary, "view-line", *view_n)
+        view_full = per_iteration(binary, "view-full", *view_n)
 
     print("| 200x60 frame                  | instructions | floor (copy the bytes) | /floor | bytes  | ns (median) |")
     print("|-------------------------------|-------------:|-----------------------:|-------:|-------:|------------:|")
