@@ -94,8 +94,11 @@ extension TestApp {
 
     /// How long `press(_:times:sourceLocation:)` lets the clock run after
     /// a key a terminal device holds (a lone Escape, Alt+`[`, Alt+`O`):
-    /// past the device's wait for the rest of a sequence (30 ms).
-    static var escapeSettleDelay: Duration { .milliseconds(31) }
+    /// just past the wait of the app's device for the rest of a sequence
+    /// (30 ms unless it was set otherwise).
+    var escapeSettleDelay: Duration {
+        (context.terminalScreen?.device.escapeDelay ?? .milliseconds(30)) + .milliseconds(1)
+    }
 
     /// Presses `key` (`times` times) as a user at xterm would: its bytes
     /// (`KeyEvent.bytes`) are typed on the app's terminal, one read per
@@ -123,7 +126,7 @@ extension TestApp {
         let isHeld = decoder.isHolding
         for _ in 0..<max(0, times) {
             typeBytes(bytes)
-            if isHeld { advance(by: Self.escapeSettleDelay) }
+            if isHeld { advance(by: escapeSettleDelay) }
         }
     }
 
