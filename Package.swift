@@ -370,7 +370,9 @@ let package = Package(
             name: "ReadmeSamplesTests",
             dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeConfiguration", "ComposeStepper", "ComposeFraming", "ComposeTLS", "ComposeHTTP",
                            // The HTTP article's HTTPS and Testing sections.
-                           "ComposeHTTPS", "ComposeHTTPTesting"],
+                           "ComposeHTTPS", "ComposeHTTPTesting",
+                           // ComposeTerminalTesting's overview.
+                           "ComposeTerminalTesting"],
             swiftSettings: strictSettings
         ),
     ],
