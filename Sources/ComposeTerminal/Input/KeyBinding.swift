@@ -85,12 +85,20 @@ public struct KeyBinding {
 /// with `if`, `if let`, `switch` and `for`.
 @resultBuilder
 public enum KeyBindingBuilder {
+    /// A binding, one a line.
     public static func buildExpression(_ binding: KeyBinding) -> [KeyBinding] { [binding] }
+    /// Bindings made elsewhere (a computed array), in their order.
     public static func buildExpression(_ bindings: [KeyBinding]) -> [KeyBinding] { bindings }
+    /// The bindings of consecutive statements, in order.
     public static func buildBlock(_ parts: [KeyBinding]...) -> [KeyBinding] { parts.flatMap { $0 } }
+    /// The bindings of an `if` without `else`, or none.
     public static func buildOptional(_ part: [KeyBinding]?) -> [KeyBinding] { part ?? [] }
+    /// The bindings of the first branch of an `if`/`else` or `switch`.
     public static func buildEither(first part: [KeyBinding]) -> [KeyBinding] { part }
+    /// The bindings of the other branch of an `if`/`else` or `switch`.
     public static func buildEither(second part: [KeyBinding]) -> [KeyBinding] { part }
+    /// The bindings of every pass of a `for … in` loop.
     public static func buildArray(_ parts: [[KeyBinding]]) -> [KeyBinding] { parts.flatMap { $0 } }
+    /// The bindings of an `if #available` branch.
     public static func buildLimitedAvailability(_ part: [KeyBinding]) -> [KeyBinding] { part }
 }
