@@ -314,9 +314,9 @@ extension NotesApp: ViewComponent {
         #expect(app.screenLines[1] == "│" + String(repeating: " ", count: 48) + "│")
         // On the editor's screen, the list and its "d" are gone.
         app.press("n")
-        #expect(Self.lastLine(app) == "n new  Escape back  Ctrl+C quit")
-        // (The editor's field takes "n" as text: the help line lists "n new"
-        // though the key cannot reach it while the field has the focus.)
+        // The editor's field takes "n" as text: the help line leaves out
+        // "n new", which the key cannot reach while the field has the focus.
+        #expect(Self.lastLine(app) == "Escape back  Ctrl+C quit")
         app.press("n")
         #expect(app.screenLines[2].hasPrefix("│n "))
     }

@@ -71,7 +71,7 @@ import Testing
     @Test func theHelpLineShowsTheBindingsOnTheScreen() {
         let app = TestApp(root: Root())
         let last = Self.screen(app).split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init)
-        #expect(last == "Enter add  + more  Tab next  Ctrl+C quit")
+        #expect(last == "Enter add  Tab next  Ctrl+C quit")
     }
 
     @Test func ctrlCShutsTheAppDownAndGivesTheTerminalBack() {
@@ -86,11 +86,11 @@ import Testing
 
     @Test func aResizeLaysTheScreenOutAgain() {
         let app = TestApp(root: Root())
-        app.context.simulatedTerminal!.resize(columns: 30, rows: 5)
+        app.context.simulatedTerminal!.resize(columns: 25, rows: 5)
         app.runUntilIdle()
         let lines = Self.screen(app).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 5)
-        #expect(lines.last == "Enter add  + more  Tab next  …")
+        #expect(lines.last == "Enter add  Tab next  Ctr…")
     }
 
     @Test func withoutATerminalTheScreenIsPrintedAsLines() {
@@ -101,7 +101,7 @@ import Testing
         #expect(app.context.simulatedTerminal!.output.isEmpty)
         // Each frame prints the rows that changed; blank rows never.
         #expect(app.context.simulatedStandardOutput!.lines == [
-            "count: 0", "> draft", "> other", "Enter add  + more  Tab next  Ctrl+C quit",
+            "count: 0", "> draft", "> other", "Enter add  Tab next  Ctrl+C quit",
             "> ab",
             "count: 1",
         ])

@@ -99,13 +99,18 @@ extension TerminalScreen {
 
     /// The help line: each shown binding once by its first key (the
     /// first one asked wins), then Tab when there is somewhere to move
-    /// the focus, and Ctrl+C when no binding takes it.
+    /// the focus, and Ctrl+C when no binding takes it. While the focused
+    /// view takes every input (``KeyBinding/input(whileFocused:_:)``: a
+    /// text field), bindings to plain characters are left out: typing
+    /// them inserts text.
     static func help(for bindings: [KeyBinding], focusables: Int) -> [KeyHelp] {
         var entries: [KeyHelp] = []
         var shownKeys: Set<KeyEvent> = []
         var takesCtrlC = false
+        let typingTakesText = bindings.contains { $0.keys.isEmpty && $0.focusName != nil }
         for binding in bindings {
             if binding.keys.contains(.ctrl("c")) { takesCtrlC = true }
+            if typingTakesText, binding.keys.allSatisfy({ $0.text != nil }) { continue }
             guard !binding.isHidden, !binding.help.isEmpty, let key = binding.keys.first, !shownKeys.contains(key) else { continue }
             shownKeys.formUnion(binding.keys)
             entries.append(KeyHelp(keys: key.description, help: binding.help))
