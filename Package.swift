@@ -296,6 +296,8 @@ let package = Package(
             name: "ComposeAppTests",
             dependencies: [
                 "ComposeApp", "ComposeTesting", "ComposeFixture", "ComposeChat", "ComposeRelay", "ComposeStepper", "ComposeNotes",
+                // The terminal examples on TestApp's virtual screen.
+                "ComposeTerminal", "ComposeTerminalTesting",
                 "ComposeKeyValue",
                 // The terminal app run in tmux (TerminalEndToEndTests).
                 "TerminalFixture",
@@ -354,7 +356,9 @@ let package = Package(
             name: "ReadmeSamplesTests",
             dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeConfiguration", "ComposeStepper", "ComposeFraming", "ComposeTLS", "ComposeHTTP",
                            // The HTTP article's HTTPS and Testing sections.
-                           "ComposeHTTPS", "ComposeHTTPTesting"],
+                           "ComposeHTTPS", "ComposeHTTPTesting",
+                           // README's "A terminal app".
+                           "ComposeTerminal", "ComposeTerminalTesting"],
             swiftSettings: strictSettings
         ),
     ],

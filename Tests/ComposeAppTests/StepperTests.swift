@@ -1,4 +1,6 @@
 import ComposeApp
+import ComposeTerminal
+import ComposeTerminalTesting
 @testable import ComposeStepper
 import ComposeTesting
 import Foundation
@@ -32,3 +34,72 @@ import Testing
     }
 }
 
+/// The stepper example as a whole app on TestApp's virtual terminal: keys
+/// pressed, the screen read as a real terminal would show it.
+@MainActor
+@Suite struct StepperAppTests {
+    @Test func keysStepTheCountAndTheScreenShowsIt() throws {
+        let app = TestApp(StepperApp.self)
+        let root = try #require(app.root(as: StepperApp.self))
+        #expect(app.screenLines.first == "count: 0")
+
+        app.press("+", times: 2)
+        app.press("-")
+        app.press("x")      // no binding: nothing changes
+        #expect(root.stepper.state == StepperState(count: 1))
+        #expect(app.screen == Self.screen(count: 1))
+
+        app.press("r")
+        #expect(app.screenLines.first == "count: 0")
+        app.press("q")
+        #expect(app.exitStatus == 0)
+        #expect(app.isTerminalRestored)
+        #expect(app.diagnostics.isEmpty)
+    }
+
+    /// The whole screen: the count at the top, the help line at the bottom
+    /// (the hidden synonyms not listed).
+    static func screen(count: Int) -> String {
+        (["count: \(count)"] + Array(repeating: "", count: 22) + ["+ more  - less  r reset  q quit"]).joined(separator: "\n")
+    }
+
+    @Test func theArrowsAndVimKeysAreHiddenSynonyms() {
+        let app = TestApp(StepperApp.self)
+        app.press(.up)
+        app.press("k")
+        app.press(.down)
+        #expect(app.screenLines.first == "count: 1")
+        app.press("j", times: 3)
+        #expect(app.screenLines.first == "count: -2")
+    }
+
+    @Test func ctrlCQuitsAsTheRuntimesDefault() {
+        let app = TestApp(StepperApp.self)
+        app.press(.ctrl("c"))
+        #expect(app.exitStatus == 0)
+        #expect(app.isTerminalRestored)
+    }
+
+    @Test func theStepComesFromTheConfiguration() {
+        let app = TestApp(StepperApp.self, config: ["step": 5])
+        app.press("-")
+        #expect(app.screenLines.first == "count: -5")
+    }
+
+    /// Random keys: the app's state is the pure functions' fold of the
+    /// actions they name, and its first line is `render` of that state.
+    @Test func theAppFollowsThePureDispatch() async {
+        let keys: [(KeyEvent, StepperAction?)] = [("+", .increment), ("-", .decrement), ("r", .reset), ("x", nil), (.up, .increment), ("j", .decrement)]
+        await propertyCheck(count: 60, input: Gen.int(in: 0...(keys.count - 1)).array(of: 0...30)) { presses in
+            let app = TestApp(StepperApp.self)
+            let root = app.root(as: StepperApp.self)!
+            var model = StepperState()
+            for index in presses {
+                app.press(keys[index].0)
+                if let action = keys[index].1 { model = dispatch(model, action) }
+            }
+            #expect(root.stepper.state == model)
+            #expect(app.screenLines.first == render(model), "presses \(presses)")
+        }
+    }
+}
