@@ -7,10 +7,8 @@ import ComposeTesting
 import Testing
 import ComposeTerminal   // views, keys, the help line; apps that do not import it pay nothing
 
-struct Counter: StartupComponent, ViewComponent {
-    @Store var count = 0
-    var observers: Void { None }
-
+struct Counter: PassiveComponent, StartupComponent, ViewComponent {
+    @Store var count = 0   // PassiveComponent: no observers
     var view: some View {   // computed again after every change
         VStack {
             Text("count: \(count)")
