@@ -16,7 +16,7 @@ import ComposeTerminal
 
 /// The app: the notes, and the keys that quit.
 @main
-struct NotesApp: StartupComponent {
+struct NotesApp: StartupComponent, PassiveComponent {
     let notes = NotesComponent()
 }
 

@@ -12,7 +12,7 @@ struct NotesComponent: Component {
     /// stops changing and at shutdown; restored before the observers run.
     @Store(persistedAs: "notes") var state = NotesState()
     /// The note being typed: its text and cursor (not saved).
-    @Store var draft = TextInput()
+    @Store var draft = TextInput(maximumLength: NotesState.maximumLength)
     /// The actions, each applied by ``reduce(_:_:)``.
     let input = Emitter<NotesAction>()
 }
@@ -30,6 +30,6 @@ extension NotesComponent {
         let action = NotesAction.add(draft.text)
         guard reduce(state, action) != state else { return }
         input.send(action)
-        draft = TextInput()
+        draft.clear()
     }
 }

@@ -18,7 +18,7 @@ import ComposeApp
 
 /// The app: the stepper, and the keys that quit.
 @main
-struct StepperApp: StartupComponent {
+struct StepperApp: StartupComponent, PassiveComponent {
     /// The stepper; `--step N` (the configuration's `step`, 1 by default)
     /// sets how much `+` and `-` change the count.
     let stepper: StepperComponent
