@@ -379,7 +379,7 @@ uninstall:
 # without a doc comment. No network needed. Its own scratch path, so it
 # never invalidates the test build. Archives: .build-docs/plugins/Swift-DocC/outputs/.
 DOC_TARGETS := Compose ComposeApp ComposePersistence ComposeConfiguration ComposeFraming ComposeTLS ComposeHTTP ComposeTesting
-DOC_TARGETS += ComposeHTTPS ComposeHTTPTesting ComposeTerminal
+DOC_TARGETS += ComposeHTTPS ComposeHTTPTesting ComposeTerminal ComposeTerminalTesting
 docs: deps
 	$(SWIFT) package --scratch-path .build-docs generate-documentation \
 		$(foreach t,$(DOC_TARGETS),--target $(t)) --warnings-as-errors

@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "ComposeHTTPS", targets: ["ComposeHTTPS"]),
         .library(name: "ComposeHTTPTesting", targets: ["ComposeHTTPTesting"]),
         .library(name: "ComposeTerminal", targets: ["ComposeTerminal"]),
+        .library(name: "ComposeTerminalTesting", targets: ["ComposeTerminalTesting"]),
         .executable(name: "compose", targets: ["ComposeTool"]),
     ],
     dependencies: [
@@ -173,6 +174,21 @@ let package = Package(
                 .product(name: "HeapModule", package: "swift-collections"),
                 // Test apps log into memory (`TestApp.logs`), not to stderr.
                 .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // `app.screen`, `app.press(.down)`: a TestApp's simulated
+        // terminal as a test sees it. A module of its own so that the
+        // tests of apps that show nothing do not bring ComposeTerminal.
+        .target(
+            name: "ComposeTerminalTesting",
+            dependencies: ["ComposeTerminal", "ComposeTesting", "ComposeApp"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ComposeTerminalTestingTests",
+            dependencies: [
+                "ComposeTerminalTesting", "ComposeTerminal", "ComposeTesting", "ComposeApp",
             ],
             swiftSettings: strictSettings
         ),

@@ -50,6 +50,7 @@ EXPECTED_KNOWN_ISSUES = {
     "aPathSpelledAsTheStoresStorageFailsNamingThePathToWrite": "a misspelt path fails, naming the right one",
     "nonExhaustiveModeCanListWhatItSkipped": "skipped events are listed as a known issue",
     "aMisusedFileSystemCallIsATestIssue": "a file-system call the simulation refuses is a test issue",
+    "aKeyNoTerminalSendsIsAnIssueAndTypesNothing": "app.press of a key no terminal sends is a test issue",
 }
 
 
@@ -108,9 +109,9 @@ def explain_known_issues(count, tests):
     names = sorted(set(tests))
     unexpected = [name for name in names if name not in EXPECTED_KNOWN_ISSUES]
     reasons = "; ".join(EXPECTED_KNOWN_ISSUES[name] for name in names if name in EXPECTED_KNOWN_ISSUES)
-    line = (f"The {count} known issue{'s are' if count != 1 else ' is'} expected: TestEventsTests and "
-            f"TestAppFileWatcherTests check the failure messages of app.events and app.files inside "
-            f"withKnownIssue ({reasons}).")
+    line = (f"The {count} known issue{'s are' if count != 1 else ' is'} expected: TestEventsTests, "
+            f"TestAppFileWatcherTests and TerminalPlumbingTests check the failure messages of app.events, "
+            f"app.files and app.press inside withKnownIssue ({reasons}).")
     if unexpected:
         line += " Not among them, so look at: " + ", ".join(unexpected) + "."
     return line

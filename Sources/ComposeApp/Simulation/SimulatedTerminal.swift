@@ -48,6 +48,12 @@ package final class SimulatedTerminal {
     package private(set) var isEntered = false
     /// The undoing sequence armed by the app while ``isEntered``.
     package private(set) var restoreSequence: [UInt8] = []
+    /// How many bytes of ``output`` ``clearOutput()`` forgot, in all: the
+    /// position of `output`'s first byte in everything the app wrote.
+    package private(set) var clearedByteCount = 0
+    /// Where ComposeTerminalTesting keeps the screen it builds from
+    /// ``output`` (`TestApp.screen`), one per terminal.
+    package var screenStore: AnyObject?
 
     init(context: AppContext, columns: Int = 80, rows: Int = 24) {
         self.context = context
@@ -76,6 +82,7 @@ package final class SimulatedTerminal {
 
     /// Forgets the output kept so far.
     package func clearOutput() {
+        clearedByteCount += output.count
         output.removeAll()
         writes.removeAll()
     }
