@@ -13,7 +13,7 @@ import Testing
     /// A small screen, so that the snapshots stay readable.
     static func app(setUp: (TestApp) -> Void = { _ in }) -> TestApp {
         let app = TestApp(NotesApp.self, setUp: setUp)
-        app.resize(width: 40, height: 10)
+        app.resize(width: 60, height: 10)
         return app
     }
 
@@ -26,19 +26,25 @@ import Testing
         app.type("eggs")
         app.press(.enter)
         #expect(notes.state == NotesState(notes: ["milk", "eggs"], selection: 1))
-        #expect(notes.draft == TextInput())
+        #expect(notes.draft.isEmpty)
         #expect(app.screen == """
-        ╭─ New note ───────────────────────────╮
-        │type a note, then Enter               │
-        ╰──────────────────────────────────────╯
-        ╭─ Notes (2) ──────────────────────────╮
-        │milk                                  │
-        │eggs                                  │
-        │                                      │
-        │                                      │
-        ╰──────────────────────────────────────╯
-        Enter add  Ctrl+D delete  Escape quit
+        ┌ New note ────────────────────────────────────────────────┐
+        │type a note, then Enter                                   │
+        └──────────────────────────────────────────────────────────┘
+        ┌ Notes (2) ───────────────────────────────────────────────┐
+        │milk                                                      │
+        │eggs                                                      │
+        │                                                          │
+        │                                                          │
+        └──────────────────────────────────────────────────────────┘
+        Enter add  Ctrl+d delete  Escape quit  Tab next  Ctrl+C quit
         """)
+        // The selected note is drawn reversed across the list's width; the
+        // cursor stands in the empty field.
+        #expect(app.cell(x: 1, y: 5).style.attributes.contains(.reverse))
+        #expect(app.cell(x: 58, y: 5).style.attributes.contains(.reverse))
+        #expect(!app.cell(x: 1, y: 4).style.attributes.contains(.reverse))
+        #expect(app.screenCursor == Point(x: 1, y: 1))
     }
 
     /// The field's bindings come first: q, and every other letter, is
@@ -48,7 +54,7 @@ import Testing
         app.type("quit q")
         #expect(app.exitStatus == nil)
         #expect(app.root(as: NotesApp.self)?.notes.draft.text == "quit q")
-        #expect(app.screenLines[1] == "│quit q                                │")
+        #expect(app.screenLines[1] == "│quit q" + String(repeating: " ", count: 52) + "│")
     }
 
     @Test func blankTextAddsNothingAndKeepsTheField() throws {
@@ -68,6 +74,8 @@ import Testing
             app.press(.enter)
         }
         app.press(.tab)
+        // The list's keys are shown while it has the focus.
+        #expect(app.screenLines.last == "Up previous  Down next  Ctrl+d delete  Escape quit  Tab nex…")
         app.press(.up, times: 2)
         #expect(notes.state.selection == 0)
         app.press(.down)
@@ -123,6 +131,6 @@ import Testing
 
         let second = Self.app { $0.stateStorage = first.stateStorage }
         #expect(second.root(as: NotesApp.self)?.notes.state.notes == ["milk"])
-        #expect(second.screenLines[4] == "│milk                                  │")
+        #expect(second.screenLines[4] == "│milk" + String(repeating: " ", count: 54) + "│")
     }
 }

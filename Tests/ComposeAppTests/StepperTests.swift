@@ -57,10 +57,11 @@ import Testing
         #expect(app.diagnostics.isEmpty)
     }
 
-    /// The whole screen: the count at the top, the help line at the bottom
-    /// (the hidden synonyms not listed).
+    /// The whole screen: the count at the top, the help line at the bottom:
+    /// the root's binding, the stepper's (the hidden synonyms left out),
+    /// then the runtime's own.
     static func screen(count: Int) -> String {
-        (["count: \(count)"] + Array(repeating: "", count: 22) + ["+ more  - less  r reset  q quit"]).joined(separator: "\n")
+        (["count: \(count)"] + Array(repeating: "", count: 22) + ["q quit  + more  - less  r reset  Ctrl+C quit"]).joined(separator: "\n")
     }
 
     @Test func theArrowsAndVimKeysAreHiddenSynonyms() {

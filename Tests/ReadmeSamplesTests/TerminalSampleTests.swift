@@ -13,7 +13,7 @@ struct Counter: PassiveComponent, StartupComponent, ViewComponent {
         VStack {
             Text("count: \(count)")
             Spacer()
-            HelpLine()      // the keys that work: "+ more  q quit"
+            HelpLine()      // the keys that work: "+ more  q quit  Ctrl+C quit"
         }
     }
     var keyBindings: [KeyBinding] {
@@ -27,7 +27,7 @@ struct Counter: PassiveComponent, StartupComponent, ViewComponent {
     let app = TestApp(Counter.self)      // an 80x24 virtual terminal
     app.press("+", times: 2)
     #expect(app.screenLines.first == "count: 2")
-    #expect(app.screenLines.last == "+ more  q quit")
+    #expect(app.screenLines.last == "+ more  q quit  Ctrl+C quit")
 
     app.press("q")
     #expect(app.exitStatus == 0)
