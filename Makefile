@@ -194,8 +194,8 @@ redis-deps:
 # The terminal examples (issue #34): Examples/Notes (type a note, Enter
 # adds it, Tab to the list, Ctrl+D deletes, Escape quits; the notes are
 # kept in ~/.local/state/ComposeNotes) and Examples/Stepper (+, -, r, q).
-# In a pipe they print their screen as plain lines:
-# `printf '++q' | swift run ComposeStepper`.
+# In a pipe they read keys from standard input and print the rows of their
+# screen that changed as plain lines.
 run-notes: deps
 	$(SWIFT) run ComposeNotes $(ARGS)
 

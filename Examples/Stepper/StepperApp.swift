@@ -12,8 +12,8 @@
 //
 // Everything that decides lives in the pure functions, tested without an
 // app; the components only connect them to emitters and keys. In a pipe
-// (`printf '++-q' | ComposeStepper`) the keys come from standard input and
-// the app prints its screen as plain lines each time it changes.
+// the keys come from standard input and the app prints the rows of its
+// screen that changed (`count: N`) as plain lines.
 import ComposeApp
 
 /// The app: the stepper, and the keys that quit.
