@@ -382,7 +382,7 @@ let package = Package(
             dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeConfiguration", "ComposeStepper", "ComposeFraming", "ComposeTLS", "ComposeHTTP",
                            // The HTTP article's HTTPS and Testing sections.
                            "ComposeHTTPS", "ComposeHTTPTesting",
-                           // README's "A terminal app".
+                           // README's "A terminal app" and ComposeTerminalTesting's overview.
                            "ComposeTerminal", "ComposeTerminalTesting"],
             swiftSettings: strictSettings
         ),
