@@ -15,29 +15,13 @@ Prints a markdown table and one PASS/FAIL line per target of issue #34.
 """
 import argparse
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
-
-def count(binary, case, n):
-    with tempfile.TemporaryDirectory() as tmp:
-        out = subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out", binary, case, str(n)],
-            capture_output=True, text=True,
-        )
-        if out.returncode != 0:
-            sys.exit(f"terminal_bench: {case} {n} failed:\n{out.stderr[-2000:]}")
-        match = re.search(r"Collected\s*:\s*(\d+)", out.stderr)
-        if not match:
-            sys.exit(f"terminal_bench: no count for {case} {n}:\n{out.stderr[-2000:]}")
-        return int(match.group(1))
-
-
-def per_frame(binary, case, n1, n2):
-    return (count(binary, case, n2) - count(binary, case, n1)) / (n2 - n1)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from instructions import per_iteration  # noqa: E402  (callgrind's count, one place)
 
 
 def pairs(output):
@@ -63,15 +47,20 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         binary = os.path.join(tmp, "TerminalRender")
         subprocess.run(["objcopy", "--strip-debug", source, binary], check=True)
-        line = per_frame(binary, "line", *line_n)
-        full = per_frame(binary, "full", *full_n)
-        floor_line = per_frame(binary, "floor-line", *line_n)
-        floor_full = per_frame(binary, "floor-full", *line_n)
+        line = per_iteration(binary, "line", *line_n)
+        full = per_iteration(binary, "full", *full_n)
+        floor_line = per_iteration(binary, "floor-line", *line_n)
+        floor_full = per_iteration(binary, "floor-full", *line_n)
+        view_n = (4, 24) if args.quick else (20, 120)
+        view_line = per_iteration(binary, "view-line", *view_n)
+        view_full = per_iteration(binary, "view-full", *view_n)
 
     print("| 200x60 frame                  | instructions | floor (copy the bytes) | /floor | bytes  | ns (median) |")
     print("|-------------------------------|-------------:|-----------------------:|-------:|-------:|------------:|")
     print(f"| one changed line              | {line:12,.0f} | {floor_line:22,.0f} | {line / floor_line:5.1f}x | {sizes['line']:6,.0f} | {timing['line']:11,.0f} |")
     print(f"| whole redraw                  | {full:12,.0f} | {floor_full:22,.0f} | {full / floor_full:5.1f}x | {sizes['full']:6,.0f} | {timing['full']:11,.0f} |")
+    print(f"| views: one changed line       | {view_line:12,.0f} | {floor_line:22,.0f} | {view_line / floor_line:5.1f}x | {sizes['view-line']:6,.0f} | {timing['view-line']:11,.0f} |")
+    print(f"| views: whole redraw           | {view_full:12,.0f} | {floor_full:22,.0f} | {view_full / floor_full:5.1f}x |        | {timing['view-full']:11,.0f} |")
     print()
     print(f"Instructions per frame counted by callgrind: (count at N={line_n[1]} - count at N={line_n[0]}) / {line_n[1] - line_n[0]}"
           f" (whole redraws: N={full_n[1]} and {full_n[0]}). Floor: the frame's bytes, made once, appended to a reused buffer.")
@@ -80,6 +69,8 @@ def main():
         (f"one changed line of 200x60 writes under 1 KiB (measured {sizes['line']:.0f} bytes)", sizes["line"] < 1024),
         (f"one changed line costs under 5% of a whole redraw (instructions: {100 * line / full:.1f}%)", line < 0.05 * full),
         (f"60 frames/s of one changed line use under 5% of one core (wall clock: {100 * share:.2f}%)", share < 0.05),
+        (f"views: one changed line writes under 1 KiB (measured {sizes['view-line']:.0f} bytes)", sizes["view-line"] < 1024),
+        (f"views: 60 frames/s of one changed line (view, layout, diff) use under 5% of one core (wall clock: {100 * 60 * timing['view-line'] / 1e9:.2f}%)", 60 * timing["view-line"] / 1e9 < 0.05),
     ]
     print()
     for text, passed in targets:

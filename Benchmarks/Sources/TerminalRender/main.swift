@@ -15,6 +15,9 @@ import Glibc
 //   floor-line  the floor: a one-line frame's bytes (made once) copied into
 //               the reused buffer
 //   floor-full  the same for a whole frame's bytes
+//   view-line   the screen as views (BenchScreenView): each frame builds the
+//               view tree, lays it out, draws it and diffs it; one line changes
+//   view-full   the same, each frame written whole
 //   bytes       prints the bytes of a one-line frame and of a whole frame
 //   time        prints nanoseconds per frame (median of 15 rounds of N
 //               frames) for line, full and the floors
@@ -115,24 +118,29 @@ func median(_ n: Int, _ body: (Int) -> Void) -> Double {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let n = Int(arguments[2]), n >= 0 else {
-    print("usage: TerminalRender line|full|floor-line|floor-full|bytes|time N")
+    print("usage: TerminalRender line|full|view-line|view-full|floor-line|floor-full|bytes|time N")
     exit(2)
 }
 switch arguments[1] {
 case "line": renderLines(n)
 case "full": renderWhole(n)
+case "view-line": renderViews(n, whole: false)
+case "view-full": renderViews(n, whole: true)
 case "floor-line": copyBytes(frameBytes().line, n)
 case "floor-full": copyBytes(frameBytes().full, n)
 case "bytes":
     let (line, full) = frameBytes()
     print("line \(line.count)")
     print("full \(full.count)")
+    print("view-line \(viewFrameBytes())")
 case "time":
     let (line, full) = frameBytes()
     print("line \(median(n, renderLines))")
     print("full \(median(max(1, n / 10), renderWhole))")
     print("floor-line \(median(n, { copyBytes(line, $0) }))")
     print("floor-full \(median(n, { copyBytes(full, $0) }))")
+    print("view-line \(median(max(1, n / 10), { renderViews($0, whole: false) }))")
+    print("view-full \(median(max(1, n / 20), { renderViews($0, whole: true) }))")
 default:
     print("unknown case \(arguments[1])")
     exit(2)

@@ -33,9 +33,11 @@ public struct CellGrid: Hashable, Sendable {
     public mutating func set(_ cell: Cell, x: Int, y: Int) {
         guard x >= 0, y >= 0, x < size.width, y < size.height else { return }
         let index = y * size.width + x
-        let old = cells[index]
-        if old.width == 2, x + 1 < size.width { cells[index + 1] = Cell(" ", style: old.style) }
-        if old.isContinuation, x > 0 { cells[index - 1] = Cell(" ", style: cells[index - 1].style) }
+        // The old cell's width read in place (a copy of the cell would
+        // retain and release its character).
+        let oldWidth = cells[index].width
+        if oldWidth == 2, x + 1 < size.width { cells[index + 1] = Cell(" ", style: cells[index].style) }
+        if oldWidth == 0, x > 0 { cells[index - 1] = Cell(" ", style: cells[index - 1].style) }
         cells[index] = cell
     }
 

@@ -26,10 +26,20 @@
 public enum CharacterWidth {
     /// The columns `character` takes.
     public static func of(_ character: Character) -> Int {
-        let scalars = character.unicodeScalars
-        guard let first = scalars.first else { return 0 }
+        // ASCII (CR LF included) first: most of any screen.
+        if let ascii = character.asciiValue { return ascii >= 0x20 && ascii < 0x7F ? 1 : 0 }
+        return of(nonASCII: character)
+    }
+
+    /// The columns of a character known not to be ASCII (``of(_:)``
+    /// without its ASCII test, which compares the character with CR LF).
+    static func of(nonASCII character: Character) -> Int {
+        // Through the scalars' iterator: `first` and indices validate
+        // their index each time.
+        var scalars = character.unicodeScalars.makeIterator()
+        guard let first = scalars.next() else { return 0 }
         let width = of(scalar: first)
-        if width == 1, scalars.count > 1, scalars.contains(where: { $0.value == 0xFE0F }),
+        if width == 1, IteratorSequence(scalars).contains(where: { $0.value == 0xFE0F }),
            contains(emojiPresentationWide, first.value) {
             return 2
         }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension TerminalScreen {
     /// The bindings asked, in order, as of the last frame (see
     /// ``ViewComponent/keyBindings``).
@@ -24,13 +28,29 @@ extension TerminalScreen {
         case .key(.tab), .key(.down): moveFocus(by: 1)
         case .key(.backTab), .key(.up): moveFocus(by: -1)
         case .key(.ctrl("c")):
-            context?.shutdown.request(status: 0, reason: "Ctrl+C at the terminal")
+            interrupt()
         case .mouse(let event):
             guard case .press = event.action,
                   let region = canvas?.focusRegions.first(where: { $0.rect.contains(event.position) }) else { return }
             focus = region.id
         default:
             break
+        }
+    }
+
+    /// Ctrl+C with no binding for it: what SIGINT does, since raw mode
+    /// keeps the terminal from sending it. The first shuts the app down
+    /// gracefully; another while it shuts down gives the terminal back and
+    /// raises SIGINT, which exits at once as a second SIGINT does.
+    private func interrupt() {
+        guard let context else { return }
+        if context.shutdown.phase == .running || context.shutdown.phase == .starting {
+            context.shutdown.request(status: 0, reason: "Ctrl+C at the terminal")
+        } else if !context.isSimulated {
+            // The terminal first: SIGINT may not be a shutdown signal of
+            // this app, and then its default action ends the process.
+            stop()
+            raise(SIGINT)
         }
     }
 

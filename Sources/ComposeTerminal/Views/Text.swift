@@ -90,12 +90,19 @@ public struct Text: PrimitiveView, Hashable, Sendable {
     // MARK: Layout
 
     public func sizeThatFits(_ proposal: ProposedSize) -> Size {
+        if overflowMode == .truncate, let columns = lineColumns {
+            return Size(width: min(columns, proposal.width), height: 1)
+        }
         let lines = layout(width: proposal.width)
         let widest = lines.map(\.width).max() ?? 0
         return Size(width: min(widest, proposal.width), height: lines.count)
     }
 
     public func draw(in rect: Rect, canvas: inout Canvas) {
+        if overflowMode == .truncate, let columns = lineColumns {
+            drawLine(columns: columns, in: rect, canvas: &canvas)
+            return
+        }
         let lines = layout(width: rect.size.width)
         let inherited = canvas.style
         for (row, line) in lines.enumerated() {
@@ -106,15 +113,82 @@ public struct Text: PrimitiveView, Hashable, Sendable {
         }
     }
 
+    // MARK: One-line text
+
+    /// The columns of a text that is one line (no line break, tab or
+    /// other control character), or `nil` for any other: the common case,
+    /// laid out and drawn in one pass over its bytes, without building
+    /// its rows (``layout(width:)``).
+    nonisolated var lineColumns: Int? {
+        var columns = 0
+        for run in runs {
+            var clusters = LineClusters(run.string)
+            while let width = clusters.nextWidth() {
+                guard width >= 0 else { return nil }
+                columns += width
+            }
+        }
+        return columns
+    }
+
+    /// Draws a one-line text (``lineColumns``) on the rectangle's first
+    /// row, truncated with "…" as ``TextLine`` does.
+    private func drawLine(columns: Int, in rect: Rect, canvas: inout Canvas) {
+        let limit = rect.size.width
+        guard limit > 0, rect.size.height > 0 else { return }
+        let y = rect.origin.y
+        let room = columns > limit ? limit - 1 : limit
+        let inherited = canvas.style
+        let end = rect.origin.x + room
+        var x = rect.origin.x
+        var lastStyle: Style?
+        runs: for run in runs {
+            let style = inherited.applying(run.style)
+            var clusters = LineClusters(run.string)
+            while let (character, width) = clusters.next() {
+                guard x + width <= end else { break runs }
+                guard width > 0 else { continue }
+                canvas.set(Cell(character, style: style, width: UInt8(width)), x: x, y: y)
+                lastStyle = run.style
+                x += width
+            }
+        }
+        if columns > limit {
+            // In the style of the last character drawn, or of the first
+            // one when none fitted.
+            let style = lastStyle ?? runs.first(where: Self.takesColumns)?.style ?? .plain
+            canvas.put("…", at: Point(x: x, y: y), style: inherited.applying(style))
+        }
+    }
+
+    /// Whether `run` has a character that takes a column.
+    private nonisolated static func takesColumns(_ run: Run) -> Bool {
+        var clusters = LineClusters(run.string)
+        while let width = clusters.nextWidth() {
+            if width > 0 { return true }
+        }
+        return false
+    }
+
     /// The rows of the text for a rectangle `width` columns wide.
     func layout(width: Int) -> [TextLine] {
         var lines: [TextLine] = [TextLine()]
         for run in runs {
             for character in run.string {
-                if character.isNewline {
+                // ASCII told apart by its byte, not by comparing characters.
+                if let ascii = character.asciiValue {
+                    switch ascii {
+                    case 0x0A, 0x0B, 0x0C, 0x0D:  // LF (and CR LF), VT, FF, CR
+                        lines.append(TextLine())
+                    case 0x09:
+                        for _ in 0..<4 { lines[lines.count - 1].append(" ", width: 1, style: run.style) }
+                    case 0x20..<0x7F:
+                        lines[lines.count - 1].append(character, width: 1, style: run.style)
+                    default:
+                        break
+                    }
+                } else if character.isNewline {
                     lines.append(TextLine())
-                } else if character == "\t" {
-                    for _ in 0..<4 { lines[lines.count - 1].append(" ", width: 1, style: run.style) }
                 } else {
                     let columns = CharacterWidth.of(character)
                     if columns > 0 { lines[lines.count - 1].append(character, width: columns, style: run.style) }

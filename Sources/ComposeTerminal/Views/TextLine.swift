@@ -79,7 +79,7 @@ struct TextLine: Hashable, Sendable {
         var lastStyle = glyphs.first?.style ?? .plain
         for glyph in glyphs {
             guard x - point.x + glyph.width <= room else { break }
-            canvas.put(String(glyph.character), at: Point(x: x, y: point.y), style: inherited.applying(glyph.style))
+            canvas.set(Cell(glyph.character, style: inherited.applying(glyph.style), width: UInt8(glyph.width)), x: x, y: point.y)
             x += glyph.width
             lastStyle = glyph.style
         }
