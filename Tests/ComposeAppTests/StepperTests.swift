@@ -91,7 +91,7 @@ import Testing
     /// actions they name, and its first line is `render` of that state.
     @Test func theAppFollowsThePureDispatch() async {
         let keys: [(KeyEvent, StepperAction?)] = [("+", .increment), ("-", .decrement), ("r", .reset), ("x", nil), (.up, .increment), ("j", .decrement)]
-        await propertyCheck(count: 60, input: Gen.int(in: 0...(keys.count - 1)).array(of: 0...30)) { presses in
+        await propertyCheck(count: 40, input: Gen.int(in: 0...(keys.count - 1)).array(of: 0...30)) { presses in
             let app = TestApp(StepperApp.self)
             let root = app.root(as: StepperApp.self)!
             var model = StepperState()

@@ -12,7 +12,10 @@ import Testing
 /// package, a daemon made with `--http --container`, compiles ComposeHTTP
 /// and swift-http-types besides: in `make test` on the busy 2-core machine
 /// (2026-11-28) the test took 178 s with it, against 118 s for two kinds
-/// in main's last run, and is still what the whole run waits for.
+/// in main's last run, and is still what the whole run waits for. The fourth,
+/// a terminal app (`--kind terminal`), adds ComposeTerminal and
+/// ComposeTerminalTesting: 433 s in a `make test` on the 2-core machine
+/// shared with three other builds (2026-11-28 12:00 UTC).
 @Suite struct EndToEndTests {
     @Test(.timeLimit(.minutes(20)))
     func aNewProjectOfEachKindBuildsTestsRunsAndShutsDown() throws {
