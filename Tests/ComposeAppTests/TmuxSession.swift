@@ -35,7 +35,16 @@ struct TmuxSession {
         // descriptors it was given (a pipe's end would never come).
         let words = ["env", "-u", "TMUX", "--default-signal", "TERM=xterm-256color", Self.path ?? "tmux", "-L", socket, "-f", "/dev/null"] + arguments
         let command = words.map(Self.quoted).joined(separator: " ") + " </dev/null >" + Self.quoted(capturing ? file.path : "/dev/null") + " 2>&1"
-        let status = system(command)
+        var status = system(command)
+        // A client that could not reach the server (a very busy machine)
+        // did nothing: try again, twice at most. Not for kill-server, whose
+        // server may be gone already.
+        var attempts = 1
+        while status != 0, status != -1, attempts < 3, arguments.first != "kill-server" {
+            try await Task.sleep(for: .milliseconds(200))
+            status = system(command)
+            attempts += 1
+        }
         guard status != -1 else { throw TmuxFailure(command: command, status: status) }
         guard capturing else { return "" }
         return String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self)

@@ -132,3 +132,54 @@ extension TerminalScreenTests.Counter: ViewComponent {
         KeyBinding("+", "more") { count += 1 }
     }
 }
+
+/// Focus moved with Tab between the views of two components moves the
+/// tree's focus too: `didEnterFocus` and `didLeaveFocus` as for routing.
+@MainActor
+@Suite struct TerminalFocusTests {
+    struct Pane: Component {
+        @Store var field = TextInput()
+        @Store var focusEvents: [String] = []
+        var observers: Void {
+            didEnterFocus += { focusEvents.append("enter") }
+            didLeaveFocus += { focusEvents.append("leave") }
+        }
+    }
+
+    struct Root: Component {
+        let left = Pane()
+        let right = Pane()
+        var observers: Void { None }
+    }
+
+    @Test func tabToAnotherComponentsViewGivesItTheTreesFocus() {
+        let app = TestApp(root: Root())
+        let root = app.root(as: Root.self)!
+        // The first field is the left pane's: it has the tree's focus.
+        #expect(app.run { app.tree.focusedNode?.label } == "left")
+        #expect(app.run { root.left.focusEvents } == ["enter"])
+        TerminalScreenTests.type(app, "\t")
+        #expect(app.run { app.tree.focusedNode?.label } == "right")
+        #expect(app.run { root.left.focusEvents } == ["enter", "leave"])
+        #expect(app.run { root.right.focusEvents } == ["enter"])
+        // Typed text goes to the right pane's field now.
+        TerminalScreenTests.type(app, "r")
+        #expect(app.run { root.right.field.text } == "r")
+        TerminalScreenTests.type(app, "\t")
+        #expect(app.run { app.tree.focusedNode?.label } == "left")
+        #expect(app.run { root.right.focusEvents } == ["enter", "leave"])
+    }
+}
+
+extension TerminalFocusTests.Root: ViewComponent {
+    var view: some View {
+        HStack { ComponentView(left); ComponentView(right) }
+    }
+}
+
+extension TerminalFocusTests.Pane: ViewComponent {
+    var view: some View { TextField("text", input: field).focusName("field") }
+    var keyBindings: [KeyBinding] {
+        KeyBinding.input(whileFocused: "field") { field.apply($0) }
+    }
+}

@@ -27,6 +27,9 @@ public final class ComponentTree {
     public var scheduler: (any Scheduler)? { context.scheduler }
     /// The deepest focused component, while the tree is active.
     public private(set) var focusedNode: ComponentNode?
+    /// The component a runtime put the focus on (a terminal's Tab), which
+    /// wins over routing's while it is active (see ``focus(on:)``).
+    private weak var focusOverride: ComponentNode?
     /// How many nodes are bound and not destroyed.
     public var liveNodeCount: Int { liveNodes }
     // Unchecked in release builds: only incremented and decremented, never
@@ -172,13 +175,9 @@ public final class ComponentTree {
     /// Recomputes the deepest focused component and sends
     /// `didLeaveFocus`/`didEnterFocus` if it changed.
     func refreshFocus() {
-        var next: ComponentNode?
-        if root.isActive {
-            var current = root
-            while let child = current.behavior?.focusedChild(of: current), child.isActive {
-                current = child
-            }
-            next = current
+        var next = routedFocus
+        if next != nil, let focusOverride, focusOverride.isActive, !focusOverride.isDestroyed {
+            next = focusOverride
         }
         guard next !== focusedNode else { return }
         let previous = focusedNode
@@ -187,6 +186,28 @@ public final class ComponentTree {
         if let previous, context.eventTrace.isOn { context.record(.didLeaveFocus, path: previous.path) }
         next?.sendLifecycle(\.didEnterFocus)
         if let next, context.eventTrace.isOn { context.record(.didEnterFocus, path: next.path) }
+    }
+
+    /// The deepest component routing focuses (each router's top route,
+    /// from the root down), while the tree is active: ``focusedNode``
+    /// unless a runtime put the focus elsewhere (``focus(on:)``).
+    package var routedFocus: ComponentNode? {
+        guard root.isActive else { return nil }
+        var current = root
+        while let child = current.behavior?.focusedChild(of: current), child.isActive {
+            current = child
+        }
+        return current
+    }
+
+    /// Puts the focus on `node` (while it is active) instead of where
+    /// routing puts it, or gives it back to routing (`nil`):
+    /// `didLeaveFocus` and `didEnterFocus` are sent as for a route
+    /// change. For a runtime whose user moves the focus (a terminal's Tab
+    /// between the views of two components).
+    package func focus(on node: ComponentNode?) {
+        focusOverride = node
+        refreshFocus()
     }
 
     /// Sends `didLeaveFocus` to the focused component and clears focus;

@@ -85,12 +85,20 @@ public struct KeyBinding {
 /// with `if`, `if let`, `switch` and `for`.
 @resultBuilder
 public enum KeyBindingBuilder {
+    /// One binding.
     public static func buildExpression(_ binding: KeyBinding) -> [KeyBinding] { [binding] }
+    /// Several bindings at once (another component's, a computed list).
     public static func buildExpression(_ bindings: [KeyBinding]) -> [KeyBinding] { bindings }
+    /// The bindings listed, in order.
     public static func buildBlock(_ parts: [KeyBinding]...) -> [KeyBinding] { parts.flatMap { $0 } }
+    /// An `if` without `else`: its bindings, or none.
     public static func buildOptional(_ part: [KeyBinding]?) -> [KeyBinding] { part ?? [] }
+    /// The first branch of an `if`/`else` or `switch`.
     public static func buildEither(first part: [KeyBinding]) -> [KeyBinding] { part }
+    /// The second branch of an `if`/`else` or `switch`.
     public static func buildEither(second part: [KeyBinding]) -> [KeyBinding] { part }
+    /// A `for` loop's bindings, in order.
     public static func buildArray(_ parts: [[KeyBinding]]) -> [KeyBinding] { parts.flatMap { $0 } }
+    /// An `if #available` block.
     public static func buildLimitedAvailability(_ part: [KeyBinding]) -> [KeyBinding] { part }
 }

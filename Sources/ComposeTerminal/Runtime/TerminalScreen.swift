@@ -39,6 +39,9 @@ package final class TerminalScreen: AppPresentation {
     var needsFrame = true
     private var countedSends = -1
     private weak var routedFocus: ComponentNode?
+    /// The component the screen put the tree's focus on (that of the
+    /// focused view, when routing's is another).
+    private weak var overriddenFocus: ComponentNode?
     private var lastLines: [String]?
     private(set) var isStopped = false
 
@@ -77,7 +80,7 @@ package final class TerminalScreen: AppPresentation {
     /// The end of a loop turn: draws a frame if anything changed.
     private func turnEnded() {
         guard !isStopped, let context else { return }
-        if needsFrame || context.countedSends != countedSends || context.tree?.focusedNode !== routedFocus {
+        if needsFrame || context.countedSends != countedSends || context.tree?.routedFocus !== routedFocus {
             drawFrame()
         }
     }
@@ -88,7 +91,7 @@ package final class TerminalScreen: AppPresentation {
         guard !isStopped, let context, let root, root.isActive else { return }
         needsFrame = false
         let size = drawsOnTerminal ? device.size : Self.lineOutputSize
-        let routed = context.tree?.focusedNode
+        let routed = context.tree?.routedFocus
         var canvas = layOut(root, size: size)
         // Routing moved the focus to another component: the focus goes to
         // its first focusable view.
@@ -111,6 +114,16 @@ package final class TerminalScreen: AppPresentation {
         }
         focus = canvas.focusedRegion?.id
         self.canvas = canvas
+        // The component whose view has the focus has the tree's focus too
+        // (its didEnterFocus), while it differs from routing's.
+        if let tree = context.tree {
+            let focusedComponent = canvas.focusedRegion?.component
+            let wanted = focusedComponent === routed ? nil : focusedComponent
+            if wanted !== overriddenFocus || (wanted != nil && tree.focusedNode !== wanted) {
+                overriddenFocus = wanted
+                tree.focus(on: wanted)
+            }
+        }
         frameCount += 1
         countedSends = context.countedSends
         if drawsOnTerminal {
