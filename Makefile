@@ -3,6 +3,7 @@
 #               (failures and the summary shown; the full log in .build/test.log)
 #   make run    runs the example app (installs nc, its client, if missing)
 #   make run-keyvalue  runs the redis-protocol example on port 6380 (installs redis-cli)
+#   make run-notes     runs the notes example, a terminal app (make run-stepper: the stepper)
 #   make bench  runs the benchmarks (release build) and prints the table
 #   make bench-redis  redis-benchmark against the key-value example and redis-server
 #   make bench-tls    TLS echo, handshakes and idle memory against C libuv + OpenSSL
@@ -34,7 +35,7 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # benchmark build is otherwise left out of it (its functions "no member").
 BENCH_FRESH = find Sources Benchmarks/Sources -name '*.swift' -exec touch {} + && rm -f Benchmarks/.build/release.yaml
 
-.PHONY: all build test tmux-deps test-asan test-tsan test-examples run run-keyvalue client-deps redis-deps bench bench-redis bench-tls bench-http soak-http http-bench-deps bench-instructions bench-echo-counts bench-linking deps clean check-leaks soak docs docs-preview install uninstall
+.PHONY: all build test tmux-deps test-asan test-tsan test-examples run run-keyvalue run-notes run-stepper client-deps redis-deps bench bench-redis bench-tls bench-http soak-http http-bench-deps bench-instructions bench-echo-counts bench-linking deps clean check-leaks soak docs docs-preview install uninstall
 
 all: build
 
@@ -189,6 +190,17 @@ redis-deps:
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq redis-tools $(if $(REDIS_SERVER),redis-server,); \
 	fi
+
+# The terminal examples (issue #34): Examples/Notes (type a note, Enter
+# adds it, Tab to the list, Ctrl+D deletes, Escape quits; the notes are
+# kept in ~/.local/state/ComposeNotes) and Examples/Stepper (+, -, r, q).
+# In a pipe they read keys from standard input and print the rows of their
+# screen that changed as plain lines.
+run-notes: deps
+	$(SWIFT) run ComposeNotes $(ARGS)
+
+run-stepper: deps
+	$(SWIFT) run ComposeStepper $(ARGS)
 
 # The key-value example (Examples/KeyValue), release build, on 127.0.0.1:6380
 # (ARGS="--port 6400"); then `redis-cli -p 6380`.

@@ -235,11 +235,20 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Bow Arch's stepper as a component: a state, an input of actions,
-        // a pure dispatch function; commands on standard input.
+        // a pure dispatch function; a terminal app (keys, a help line), or
+        // plain lines in a pipe.
         .executableTarget(
             name: "ComposeStepper",
-            dependencies: ["ComposeApp"],
+            dependencies: ["ComposeApp", "ComposeTerminal"],
             path: "Examples/Stepper",
+            swiftSettings: strictSettings
+        ),
+        // A terminal app: a text field, a list with a selection, focus
+        // moved with Tab, notes persisted across runs (`make run-notes`).
+        .executableTarget(
+            name: "ComposeNotes",
+            dependencies: ["ComposeApp", "ComposeTerminal", "ComposePersistence"],
+            path: "Examples/Notes",
             swiftSettings: strictSettings
         ),
         // A RESP2 (redis protocol) key-value server on the framing API:
@@ -261,7 +270,7 @@ let package = Package(
         .target(
             name: "ComposeTemplates",
             path: "Templates",
-            resources: [.copy("shared"), .copy("app"), .copy("daemon"), .copy("component")],
+            resources: [.copy("shared"), .copy("app"), .copy("daemon"), .copy("component"), .copy("terminal")],
             swiftSettings: strictSettings
         ),
         // The target is ComposeTool (Sources/ComposeTool): a folder named
@@ -309,7 +318,9 @@ let package = Package(
         .testTarget(
             name: "ComposeAppTests",
             dependencies: [
-                "ComposeApp", "ComposeTesting", "ComposeFixture", "ComposeChat", "ComposeRelay", "ComposeStepper",
+                "ComposeApp", "ComposeTesting", "ComposeFixture", "ComposeChat", "ComposeRelay", "ComposeStepper", "ComposeNotes",
+                // The terminal examples on TestApp's virtual screen.
+                "ComposeTerminal", "ComposeTerminalTesting",
                 "ComposeKeyValue",
                 // The terminal app run in tmux (TerminalEndToEndTests).
                 "TerminalFixture",
@@ -371,8 +382,8 @@ let package = Package(
             dependencies: ["ComposeApp", "ComposeTesting", "ComposePersistence", "ComposeConfiguration", "ComposeStepper", "ComposeFraming", "ComposeTLS", "ComposeHTTP",
                            // The HTTP article's HTTPS and Testing sections.
                            "ComposeHTTPS", "ComposeHTTPTesting",
-                           // ComposeTerminalTesting's overview.
-                           "ComposeTerminalTesting"],
+                           // README's "A terminal app" and ComposeTerminalTesting's overview.
+                           "ComposeTerminal", "ComposeTerminalTesting"],
             swiftSettings: strictSettings
         ),
     ],

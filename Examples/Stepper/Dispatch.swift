@@ -16,7 +16,8 @@ func dispatch(_ state: StepperState, _ action: StepperAction, step: Int = 1) -> 
     }
 }
 
-/// What the stepper shows for `state`.
+/// What the stepper shows for `state`: the one line of its view (and so
+/// the line an app in a pipe prints after each change).
 func render(_ state: StepperState) -> String {
     "count: \(state.count)"
 }

@@ -1,17 +1,7 @@
-/// What the stepper accepts (Bow Arch's "input").
-enum StepperAction: Equatable, Sendable, CaseIterable {
+/// What the stepper accepts (Bow Arch's "input"). Codable, so a recorded
+/// session (`--trace-paths stepperApp.stepper.input`) replays.
+enum StepperAction: String, Equatable, Sendable, CaseIterable, Codable {
     case increment
     case decrement
     case reset
-
-    /// The action a typed command names: `+`, `-` or `reset`; `nil` for
-    /// anything else.
-    init?(command: String) {
-        switch command {
-        case "+": self = .increment
-        case "-": self = .decrement
-        case "reset": self = .reset
-        default: return nil
-        }
-    }
 }

@@ -1,8 +1,8 @@
 import ComposeApp
 
 /// The stepper as a component: its state in a store, the actions it
-/// accepts on ``input``, and ``dispatch(_:_:)`` between them. Its parent
-/// shows `$state`.
+/// accepts on ``input``, and ``dispatch(_:_:)`` between them. Its view
+/// (StepperComponent+View.swift) shows the state and its keys send actions.
 struct StepperComponent: Component {
     /// The state; `$state` sends it after each change.
     @Store var state = StepperState()

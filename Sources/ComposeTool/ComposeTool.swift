@@ -11,6 +11,8 @@ struct ComposeTool: AsyncParsableCommand {
         Examples:
           compose new Notes                an app: a router between two
                                            screens, driven by stdin
+          compose new Notes --kind terminal
+                                           the same as a terminal app
           compose new Echo --kind daemon   a TCP server with a component
                                            per connection
           cd Notes && compose component Profile --router

@@ -21,7 +21,9 @@ struct NewCommand: AsyncParsableCommand {
           Package.swift
           Sources/NAME/Components/App/App.swift, App+Observers.swift, App+Startup.swift
                                            the root component, NAMEComponent
-          Sources/NAME/Components/...      the screens (app) or server (daemon)
+                                           (and App+View.swift: terminal)
+          Sources/NAME/Components/...      the screens (app, terminal) or
+                                           server (daemon)
           Sources/NAME/Services/           shared services (a greeting)
           Tests/NAMETests/AppTests.swift   a test of the root component
           NAME.service, NAME.socket        systemd units (--systemd)
@@ -40,6 +42,7 @@ struct NewCommand: AsyncParsableCommand {
 
         Examples:
           compose new Notes
+          compose new Notes --kind terminal
           compose new Echo --kind daemon --path ~/src/echo
           compose new Echo --kind daemon --systemd --workers 2
           compose new Echo --http --container
@@ -51,6 +54,7 @@ struct NewCommand: AsyncParsableCommand {
     enum Kind: String, ExpressibleByArgument, CaseIterable {
         case app
         case daemon
+        case terminal
     }
 
     @Argument(help: "The app's name: a Swift type name, used for the package, its module and its folder.")
@@ -59,7 +63,7 @@ struct NewCommand: AsyncParsableCommand {
     @Option(help: "The folder to create (default: ./NAME). It must not exist or must be empty.")
     var path: String?
 
-    @Option(help: "app: a router between two screens driven by standard input; daemon: a TCP server (default: app, or daemon with --systemd, --http or --container).")
+    @Option(help: "app: a router between two screens driven by standard input; terminal: the same as a terminal app (views, key bindings, a help line); daemon: a TCP server (default: app, or daemon with --systemd, --http or --container).")
     var kind: Kind?
 
     @Flag(help: "With a daemon, write NAME.service (Type=notify, watchdog, restart on failure) and NAME.socket.")
@@ -101,10 +105,10 @@ struct NewCommand: AsyncParsableCommand {
         if Scaffolds.templateComponents[kind, default: []].contains(name) {
             throw ValidationError("Invalid app name: the root component would be \(root), and the \(kind.rawValue) already has a \(root); give another name, such as My\(name).")
         }
-        if systemd, self.kind == .app {
+        if systemd, let kind = self.kind, kind != .daemon {
             throw ValidationError("--systemd writes units for a daemon: use --kind daemon (or leave --kind out).")
         }
-        if http || container, self.kind == .app {
+        if http || container, let kind = self.kind, kind != .daemon {
             throw ValidationError("\(container ? "--container" : "--http") makes a daemon that serves HTTP: use --kind daemon (or leave --kind out).")
         }
         if http || container, Scaffolds.httpComponents.contains(name) {

@@ -94,6 +94,7 @@ enum Scaffolds {
     static let templateComponents: [NewCommand.Kind: [String]] = [
         .app: ["Home", "About"],
         .daemon: ["Server", "Connection"],
+        .terminal: ["Home", "About"],
     ]
 
     /// The components `--http` adds to the daemon.
@@ -110,8 +111,11 @@ enum Scaffolds {
             "environmentPrefix": environmentPrefix(for: name),
             "composeDependency": dependency.line,
             "composePackage": dependency.package,
-            // The app kind persists its home screen's state (JSON files).
-            "persistence": kind == .app,
+            // The app kinds persist their home screen's state (JSON files).
+            "persistence": kind != .daemon,
+            // The terminal kind shows views (ComposeTerminal) and tests
+            // them on a virtual screen (ComposeTerminalTesting).
+            "terminal": kind == .terminal,
             "port": daemonPort,
         ]
         if let workers = units?.workers { values["workers"] = workers }
@@ -145,6 +149,16 @@ enum Scaffolds {
                 ("app/Home+State.swift", "\(sources)/Components/Home/Home+State.swift"),
                 ("app/About.swift", "\(sources)/Components/About/About.swift"),
                 ("app/About+Observers.swift", "\(sources)/Components/About/About+Observers.swift"),
+            ]
+        case .terminal:
+            plan += [
+                ("terminal/App+View.swift", "\(sources)/Components/App/App+View.swift"),
+                ("app/Home.swift", "\(sources)/Components/Home/Home.swift"),
+                ("terminal/Home+Observers.swift", "\(sources)/Components/Home/Home+Observers.swift"),
+                ("app/Home+State.swift", "\(sources)/Components/Home/Home+State.swift"),
+                ("terminal/Home+View.swift", "\(sources)/Components/Home/Home+View.swift"),
+                ("terminal/About.swift", "\(sources)/Components/About/About.swift"),
+                ("terminal/About+View.swift", "\(sources)/Components/About/About+View.swift"),
             ]
         case .daemon:
             plan += [

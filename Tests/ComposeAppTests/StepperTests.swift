@@ -1,6 +1,9 @@
 import ComposeApp
+import ComposeTerminal
+import ComposeTerminalTesting
 @testable import ComposeStepper
 import ComposeTesting
+import Foundation
 import PropertyBased
 import Testing
 
@@ -17,12 +20,12 @@ import Testing
         #expect(dispatch(StepperState(count: before), action) == StepperState(count: after))
     }
 
-    @Test func commandsNameActionsAndNothingElse() {
-        #expect(StepperAction(command: "+") == .increment)
-        #expect(StepperAction(command: "-") == .decrement)
-        #expect(StepperAction(command: "reset") == .reset)
-        for other in ["", "++", " +", "Reset", "quit"] {
-            #expect(StepperAction(command: other) == nil, "\(other)")
+    /// Recorded and replayed by name (`--trace-paths stepperApp.stepper.input`).
+    @Test func actionsAreCodedByName() throws {
+        for action in StepperAction.allCases {
+            let json = try JSONEncoder().encode(action)
+            #expect(String(decoding: json, as: UTF8.self) == "\"\(action.rawValue)\"")
+            #expect(try JSONDecoder().decode(StepperAction.self, from: json) == action)
         }
     }
 
@@ -31,61 +34,73 @@ import Testing
     }
 }
 
-/// The stepper example as a whole app: commands written on its standard
-/// input, the lines it shows recorded and read from its standard output.
+/// The stepper example as a whole app on TestApp's virtual terminal: keys
+/// pressed, the screen read as a real terminal would show it.
 @MainActor
 @Suite struct StepperAppTests {
-    @Test func commandsStepTheCountAndTheAppShowsEachChange() throws {
+    @Test func keysStepTheCountAndTheScreenShowsIt() throws {
         let app = TestApp(StepperApp.self)
         let root = try #require(app.root(as: StepperApp.self))
-        #expect(root.shown.lastValue == "count: 0")
-        let shown = Recorder(root.shown)
+        #expect(app.screenLines.first == "count: 0")
 
-        app.standardInput.write("+\n+\n-\nbogus\n+\n")
-        #expect(root.stepper.state == StepperState(count: 2))
-        #expect(shown.values == ["count: 1", "count: 2", "count: 1", "Type +, -, reset or quit.", "count: 2"])
+        app.press("+", times: 2)
+        app.press("-")
+        app.press("x")      // no binding: nothing changes
+        #expect(root.stepper.state == StepperState(count: 1))
+        #expect(app.screen == Self.screen(count: 1))
 
-        app.standardInput.write("reset\nreset\nquit\n")
-        // The second reset leaves the state as it was: nothing is shown.
-        #expect(shown.values.suffix(1) == ["count: 0"])
-        #expect(shown.count == 6)
-        // What it showed went to the app's standard output, kept by the
-        // test instead of printed.
-        #expect(app.standardOutput.lines == ["count: 0"] + shown.values)
+        app.press("r")
+        #expect(app.screenLines.first == "count: 0")
+        app.press("q")
         #expect(app.exitStatus == 0)
+        #expect(app.isTerminalRestored)
         #expect(app.diagnostics.isEmpty)
     }
 
-    @Test func theEndOfInputEndsTheApp() {
-        let app = TestApp(StepperApp.self)
-        app.standardInput.write("+\n")
-        app.standardInput.close()
-        #expect(app.exitStatus == 0)
+    /// The whole screen: the count at the top, the help line at the bottom:
+    /// the root's binding, the stepper's (the hidden synonyms left out),
+    /// then the runtime's own.
+    static func screen(count: Int) -> String {
+        (["count: \(count)"] + Array(repeating: "", count: 22) + ["q quit  + more  - less  r reset  Ctrl+C quit"]).joined(separator: "\n")
     }
 
-    /// Random commands: the app's state is the pure functions' fold of
-    /// the actions, and it shows one line per command that changed it.
+    @Test func theArrowsAndVimKeysAreHiddenSynonyms() {
+        let app = TestApp(StepperApp.self)
+        app.press(.up)
+        app.press("k")
+        app.press(.down)
+        #expect(app.screenLines.first == "count: 1")
+        app.press("j", times: 3)
+        #expect(app.screenLines.first == "count: -2")
+    }
+
+    @Test func ctrlCQuitsAsTheRuntimesDefault() {
+        let app = TestApp(StepperApp.self)
+        app.press(.ctrl("c"))
+        #expect(app.exitStatus == 0)
+        #expect(app.isTerminalRestored)
+    }
+
+    @Test func theStepComesFromTheConfiguration() {
+        let app = TestApp(StepperApp.self, config: ["step": 5])
+        app.press("-")
+        #expect(app.screenLines.first == "count: -5")
+    }
+
+    /// Random keys: the app's state is the pure functions' fold of the
+    /// actions they name, and its first line is `render` of that state.
     @Test func theAppFollowsThePureDispatch() async {
-        let commands = Gen.int(in: 0...3).map { ["+", "-", "reset", "what"][$0] }.array(of: 0...40)
-        await propertyCheck(count: 100, input: commands) { commands in
+        let keys: [(KeyEvent, StepperAction?)] = [("+", .increment), ("-", .decrement), ("r", .reset), ("x", nil), (.up, .increment), ("j", .decrement)]
+        await propertyCheck(count: 40, input: Gen.int(in: 0...(keys.count - 1)).array(of: 0...30)) { presses in
             let app = TestApp(StepperApp.self)
             let root = app.root(as: StepperApp.self)!
-            let shown = Recorder(root.shown)
             var model = StepperState()
-            var expected: [String] = []
-            for command in commands {
-                guard let action = StepperAction(command: command) else {
-                    expected.append("Type +, -, reset or quit.")
-                    continue
-                }
-                let next = dispatch(model, action)
-                if next != model { expected.append(render(next)) }
-                model = next
+            for index in presses {
+                app.press(keys[index].0)
+                if let action = keys[index].1 { model = dispatch(model, action) }
             }
-            app.standardInput.write(commands.map { $0 + "\n" }.joined())
             #expect(root.stepper.state == model)
-            #expect(shown.values == expected, "commands \(commands)")
-            #expect(app.standardOutput.lines == ["count: 0"] + expected)
+            #expect(app.screenLines.first == render(model), "presses \(presses)")
         }
     }
 }

@@ -126,6 +126,7 @@ import Testing
 
     @Test(arguments: [
         (["--kind", "app", "--http"], "--http makes a daemon that serves HTTP"),
+        (["--kind", "terminal", "--http"], "--http makes a daemon that serves HTTP"),
         (["--kind", "app", "--container"], "--container makes a daemon that serves HTTP"),
     ])
     func httpOptionsThatDoNotFitAreRefused(_ options: [String], _ reason: String) throws {

@@ -12,22 +12,28 @@ import Testing
 /// package, a daemon made with `--http --container`, compiles ComposeHTTP
 /// and swift-http-types besides: in `make test` on the busy 2-core machine
 /// (2026-11-28) the test took 178 s with it, against 118 s for two kinds
-/// in main's last run, and is still what the whole run waits for.
+/// in main's last run, and is still what the whole run waits for. The fourth,
+/// a terminal app (`--kind terminal`), adds ComposeTerminal and
+/// ComposeTerminalTesting: 433 s in a `make test` on the 2-core machine
+/// shared with three other builds (2026-11-28 12:00 UTC).
 @Suite struct EndToEndTests {
     @Test(.timeLimit(.minutes(20)))
     func aNewProjectOfEachKindBuildsTestsRunsAndShutsDown() throws {
         let scratch = try ToolPaths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        for kind in ["app", "daemon", "http"] {
+        for kind in ["app", "daemon", "http", "terminal"] {
             try buildTestRunAndShutDown(kind, scratch: scratch)
         }
     }
 
-    /// `kind` is `app`, `daemon`, or `http` (a daemon made with `--http
-    /// --container`, named Web: its HTTP server is asked over a real socket).
+    /// `kind` is `app`, `daemon`, `terminal` (named Panel: run with its
+    /// output on a pipe, it prints its screen as plain lines), or `http` (a
+    /// daemon made with `--http --container`, named Web: its HTTP server is
+    /// asked over a real socket).
     private func buildTestRunAndShutDown(_ kind: String, scratch: URL) throws {
         let folder = try ToolPaths.temporaryFolder()
-        let name = ["app": "Notes", "daemon": "Echo", "http": "Web"][kind] ?? kind
+        let name = ["app": "Notes", "daemon": "Echo", "http": "Web", "terminal": "Panel"][kind] ?? kind
+        let persists = kind == "app" || kind == "terminal"
         let options = kind == "http" ? ["--http", "--container"] : ["--kind", kind]
         let created = try ToolRun.run(ToolPaths.compose, ["new", name, "--compose-path", ToolPaths.checkout.path] + options, in: folder)
         #expect(created.status == 0, "\(created.errors)")
@@ -54,9 +60,9 @@ import Testing
         #expect(test.status == 0, "\(kind): \(test.output)\n\(test.errors)")
 
         // Start the app, wait for its startup line, then SIGTERM it; the
-        // app kind saves its visits, so a second run goes on counting.
+        // app kinds save their visits, so a second run goes on counting.
         let state = folder.appendingPathComponent("state")
-        for run in kind == "app" ? [1, 2] : [1] {
+        for run in persists ? [1, 2] : [1] {
             let process = Process()
             process.executableURL = scratch.appendingPathComponent("debug/\(name)")
             process.currentDirectoryURL = project
@@ -84,13 +90,17 @@ import Testing
             } else {
                 #expect(lines.wait(for: "Home (visit \(run))"), "\(lines.output)")
             }
+            if kind == "terminal" {
+                // Not a terminal: plain lines, not one escape sequence.
+                #expect(!lines.output.contains("\u{1B}"), "\(lines.output)")
+            }
             kill(process.processIdentifier, SIGTERM)
             process.waitUntilExit()
             #expect(lines.waitForEnd(), "\(lines.output)")
             #expect(process.terminationReason == .exit)
             #expect(process.terminationStatus == 0)
         }
-        if kind == "app" {
+        if persists {
             #expect(FileManager.default.fileExists(atPath: state.appendingPathComponent("\(name)/home.json").path))
         }
         try? FileManager.default.removeItem(at: folder)

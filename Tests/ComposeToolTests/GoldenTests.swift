@@ -62,7 +62,10 @@ import Testing
         for template in templateNames() {
             switch template {
             case "shared/Package.swift":
-                list += [(template, "", base), (template, "persistence", with(["persistence": true])), (template, "http", http)]
+                list += [
+                    (template, "", base), (template, "persistence", with(["persistence": true])), (template, "http", http),
+                    (template, "terminal", with(["persistence": true, "terminal": true])),
+                ]
             case "daemon/App.swift", "daemon/App+Startup.swift", "daemon/Server.swift", "daemon/Server+Observers.swift":
                 list += [(template, "", with(["port": 8080])), (template, "http", http)]
             case "daemon/HTTP.swift", "daemon/HTTP+Observers.swift", "daemon/Hello.swift", "daemon/Hello+Observers.swift",

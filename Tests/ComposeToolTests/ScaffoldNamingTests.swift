@@ -19,7 +19,7 @@ import Testing
         return files
     }
 
-    @Test(arguments: ["app", "daemon"])
+    @Test(arguments: ["app", "daemon", "terminal"])
     func theRootComponentIsNamedAfterTheApp(_ kind: String) throws {
         let files = try Self.generate("Notes", ["--kind", kind])
         // The folder and file names stay the README's predictable structure.
@@ -68,6 +68,7 @@ import Testing
         (["Server", "--kind", "daemon"], "the daemon already has a ServerComponent"),
         (["Connection", "--kind", "daemon"], "the daemon already has a ConnectionComponent"),
         (["Home"], "the app already has a HomeComponent"),
+        (["About", "--kind", "terminal"], "the terminal already has a AboutComponent"),
         (["Lazy"], "LazyComponent, which is a type of Compose"),
         (["Startup"], "StartupComponent, which is a type of Compose"),
     ])

@@ -90,6 +90,7 @@ import Testing
 
     @Test(arguments: [
         (["--kind", "app", "--systemd"], "use --kind daemon"),
+        (["--kind", "terminal", "--systemd"], "use --kind daemon"),
         (["--workers", "2"], "--workers goes with --systemd"),
         (["--systemd", "--workers", "0"], "--workers takes 1 to 256"),
     ])

@@ -23,6 +23,9 @@ import Testing
         "daemon/App.swift", "daemon/App+Observers.swift", "daemon/App+Startup.swift", "daemon/Server.swift",
         "daemon/Server+Observers.swift", "daemon/Connection.swift", "daemon/Connection+Observers.swift",
         "daemon/AppTests.swift",
+        "terminal/App.swift", "terminal/App+Observers.swift", "terminal/App+View.swift", "terminal/App+Startup.swift",
+        "terminal/Home+Observers.swift", "terminal/Home+View.swift", "terminal/About.swift", "terminal/About+View.swift",
+        "terminal/AppTests.swift",
         "component/Component.swift", "component/Component+Observers.swift", "component/Component+State.swift",
     ]
 
