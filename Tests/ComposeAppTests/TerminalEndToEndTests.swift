@@ -26,7 +26,7 @@ struct TerminalEndToEndTests {
     /// shown, and `stty -a` with echo and canonical mode on.
     static func expectGivenBack(_ session: TmuxSession, exit status: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let screen = try await session.waitForScreen("the exit status and stty -a", sourceLocation: sourceLocation) {
-            $0.split(separator: "\n").contains { $0.hasPrefix("EXIT=") } && $0.contains("icanon")
+            $0.split(separator: "\n").contains { $0.hasPrefix("EXIT=") || $0.hasPrefix("$ EXIT=") } && $0.contains("icanon")
         }
         #expect(screen.contains("EXIT=\(status)"), "\(screen)", sourceLocation: sourceLocation)
         #expect(!screen.contains("COMPOSE TERMINAL FIXTURE"), "still on the app's screen:\n\(screen)", sourceLocation: sourceLocation)

@@ -19,6 +19,10 @@ struct TmuxSession {
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) { command += " \(name)='\(value)'" }
         command += " sh"
         try await tmux(["new-session", "-d", "-x", "80", "-y", "24", "-s", target, command], capturing: false)
+        // Typed before the shell reads, a command is echoed before the
+        // prompt (the prompt then lands before the command's first
+        // output): wait for the prompt first.
+        try await waitForScreen("the shell's prompt") { $0.hasPrefix("$") }
     }
 
     /// Runs `tmux -L socket -f /dev/null arguments` and returns its output
@@ -107,6 +111,21 @@ struct TmuxSession {
         }
         Issue.record("The screen never showed \(what). It shows:\n\(screen)", sourceLocation: sourceLocation)
         throw CancellationError()
+    }
+
+    /// The screen once it satisfies `condition`, or `nil` after `seconds`
+    /// (no issue recorded: for a key that is pressed again when it seems
+    /// lost, where pressing it twice is harmless).
+    func screen(within seconds: Int, _ condition: (String) -> Bool) async throws -> String? {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(seconds)
+        while clock.now < deadline {
+            let screen = try await capture()
+            if condition(screen) { return screen }
+            // tmux has no way to say the screen changed.
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
     }
 
     /// Waits for `text` on the screen.
