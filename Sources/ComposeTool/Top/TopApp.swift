@@ -1,0 +1,119 @@
+import ComposeTerminal
+import Logging
+
+/// `compose top`: a running app seen through its inspection socket, live.
+/// Every refresh (a second unless `--interval` says) it asks the app for
+/// its `tree` and its `loop`; a `follow` of the path chosen streams
+/// alongside. Run by the views' runtime inside the `compose` tool
+/// (``TopCommand`` starts it with its own arguments).
+///
+/// Its settings: `socket` (the app's inspection socket), `interval`
+/// (seconds between refreshes, 0.1 at least), `follow` (a path to follow
+/// from the start) and `lines` (a summary as plain lines, for a pipe).
+struct TopApp: StartupComponent {
+    /// What is shown.
+    @Store var state = TopState()
+    /// The app's replies.
+    @Service var source: (any InspectionSource)?
+    /// The refreshes.
+    let refresh: LoopTimer
+    /// The path followed from the start, if any.
+    let initialFollow: String?
+    /// Whether the screen is the plain summary (`--lines`).
+    let showsLines: Bool
+    /// Whether a refresh's replies are still awaited.
+    let gate = RefreshGate()
+
+    init() {
+        let config = Application.config
+        let interval = max(0.1, config.double(forKey: "interval", default: 1))
+        refresh = LoopTimer(every: .milliseconds(Int((interval * 1000).rounded())))
+        initialFollow = config.string(forKey: "follow")
+        showsLines = config.bool(forKey: "lines", default: false)
+    }
+
+    static func registerServices(in services: ServiceRegistry) {
+        services.register((any InspectionSource).self) {
+            SocketInspectionSource(path: Application.config.string(forKey: "socket", default: ""))
+        }
+    }
+
+    static var configuration: StartupConfiguration {
+        StartupConfiguration(
+            // Lines on standard error would be drawn over: top says what
+            // goes wrong in its status line.
+            makeLogHandler: { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = .critical
+                return handler
+            },
+            // Its own keys and settings only: no COMPOSE_TOP_* surprises
+            // beyond these, and no socket of its own.
+            config: ConfigOptions(environmentPrefix: "COMPOSE_TOP"),
+            inspection: false
+        )
+    }
+}
+
+extension TopApp {
+    var observers: Void {
+        didAppear += {
+            source?.ask(TopRequest.info) { reply in
+                if case .success(let info) = reply.flatMap(TopDecoding.info) { state.info = info }
+            }
+            refreshNow()
+            if let initialFollow { follow(initialFollow) }
+        }
+        refresh += { refreshNow() }
+    }
+
+    /// Asks for the tree and the loop, unless the last refresh's replies
+    /// are still awaited (a slow app is not asked twice as much).
+    func refreshNow() {
+        guard let source, !gate.isWaiting else { return }
+        gate.isWaiting = true
+        source.ask(TopRequest.tree) { reply in
+            switch reply.flatMap(TopDecoding.tree) {
+            case .success(let tree):
+                state.receive(tree: tree)
+                state.problem = nil
+            case .failure(let failure):
+                state.problem = failure.description
+            }
+        }
+        source.ask(TopRequest.loop) { reply in
+            gate.isWaiting = false
+            if case .success(let loop) = reply.flatMap(TopDecoding.loop) { state.receive(loop: loop) }
+        }
+    }
+
+    /// Follows `path`: its events replace those shown.
+    func follow(_ path: String) {
+        state.follow(path)
+        source?.follow(path) { line in
+            switch line {
+            case .success(let text):
+                if let decoded = TopDecoding.followLine(text) { state.receive(follow: decoded) }
+            case .failure(let failure):
+                state.problem = failure.description
+            }
+        }
+    }
+}
+
+/// Whether a refresh's replies are awaited (a reference: the component is
+/// a value, copied into its observers).
+@MainActor
+final class RefreshGate {
+    var isWaiting = false
+}
+
+extension TopApp: ViewComponent {
+    var view: some View {
+        if showsLines {
+            TopLinesView(state: state)
+        } else {
+            TopScreen(state: state)
+        }
+    }
+}
