@@ -285,6 +285,13 @@ let package = Package(
             path: "Tests/Fixtures/TerminalFixture",
             swiftSettings: strictSettings
         ),
+        // A terminal app of views the end-to-end tests run in tmux.
+        .executableTarget(
+            name: "ViewsFixture",
+            dependencies: ["ComposeTerminal"],
+            path: "Tests/Fixtures/ViewsFixture",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ComposeAppTests",
             dependencies: [
@@ -292,6 +299,8 @@ let package = Package(
                 "ComposeKeyValue",
                 // The terminal app run in tmux (TerminalEndToEndTests).
                 "TerminalFixture",
+                // The views' runtime in tmux (ViewsEndToEndTests).
+                "ViewsFixture",
                 "ComposePersistence", "ComposeConfiguration", "PersistFixture",
                 // Frames over real sockets (FramingSocketTests).
                 "ComposeFraming",

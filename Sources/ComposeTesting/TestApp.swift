@@ -175,6 +175,7 @@ public final class TestApp {
                     case .started:
                         bind()
                         tree.activate()
+                        context.startPresentation(of: tree)
                         context.shutdown.didStart()
                         context.systemd.ready()
                     case .failed:
@@ -287,6 +288,8 @@ public final class TestApp {
     func drainDue() {
         context.run {
             scheduler.runDue()
+            // The turn is over: a presentation draws what it changed.
+            context.simulation?.endTurn()
             checkFinished()
         }
     }
@@ -460,6 +463,7 @@ public final class TestApp {
 
     /// The drain is over: the tree goes, then the services.
     private func closeTree() {
+        context.stopPresentation()
         tree?.destroy()
         // The services stop after the tree, in tasks: the app ends once
         // they have (or at the deadline).
@@ -476,5 +480,6 @@ public final class TestApp {
         if let deadline { scheduler.cancel(deadline) }
         deadline = nil
         context.shutdown.finished()
+        context.stopPresentation()
     }
 }

@@ -42,11 +42,11 @@ extension EditorScreen: ViewComponent {
 }
 
 /// Stores no emitter or store: found among its parent's children by type.
-struct HelpLine: Component {
+struct HelpBar: Component {
     var observers: Void { None }
 }
 
-extension HelpLine: ViewComponent {
+extension HelpBar: ViewComponent {
     var view: some View {
         Text("q quit").dim()
     }
@@ -68,7 +68,7 @@ struct NotesApp: RouterComponent {
     let editor = EditorScreen()
     let lazyPanel = LazyComponent(Panel())
     let dynamicPanel = DynamicComponent<Panel>()
-    let help = HelpLine()
+    let help = HelpBar()
     let router = Router(start: \Self.notes)
     let openPanel = SignalEmitter()
 

@@ -99,6 +99,13 @@ public final class AppContext {
     /// input buffer, the encoders' scratch buffer); `nil` until it needs
     /// them.
     package var framingStore: AnyObject?
+    /// What the app's root shows while it runs (ComposeApp's
+    /// `AppPresentation`, started once the tree is active); `nil` for an
+    /// app that shows nothing.
+    package var presentationStore: AnyObject?
+    /// Where ComposeTerminal keeps the app's terminal screen while it
+    /// runs; `nil` for an app without one.
+    package var terminalStore: AnyObject?
 
     /// Makes a context.
     ///

@@ -8,10 +8,10 @@ internal import CLibUV
 /// reads the environment at startup and on every reload. Read on the
 /// loop's thread, like every other use of the environment in an app
 /// (nothing in Compose calls `setenv`).
-enum ProcessEnvironment {
+package enum ProcessEnvironment {
     /// Every `NAME=value` entry as `[NAME: value]`; an entry without `=` is
     /// skipped, and of two entries with the same name the later one wins.
-    static func variables() -> [String: String] {
+    package static func variables() -> [String: String] {
         var variables: [String: String] = [:]
         guard var entry = compose_environ() else { return variables }
         while let pointer = entry.pointee {

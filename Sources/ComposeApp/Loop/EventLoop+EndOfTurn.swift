@@ -56,6 +56,11 @@ extension EventLoop {
     /// the turn.
     func turnWillWait() {
         if !turnState.pointee.endOfTurnWork.isEmpty { finishTurn() }
+        if turnState.pointee.hasTurnObservers {
+            for observer in turnObservers { observer() }
+            // What they wrote to connections.
+            if !turnState.pointee.endOfTurnWork.isEmpty { finishTurn() }
+        }
         turnState.pointee.turn &+= 1
         guard !turnState.pointee.pausedByBudget.isEmpty else { return }
         resumePausedReaders()
@@ -109,11 +114,22 @@ extension EventLoop {
         backlogTurn?.start()
     }
 
+    /// Calls `body` each time the loop is about to wait, after the turn's
+    /// end-of-turn work (see ``AppContext/observeTurnEnds(_:)``). Every
+    /// turn then enters the loop object: a presentation's check costs the
+    /// apps that have one only.
+    func observeTurnEnds(_ body: @escaping @MainActor () -> Void) {
+        turnObservers.append(body)
+        turnState.pointee.hasTurnObservers = true
+    }
+
     /// Closes the turn handles (the loop is torn down).
     func closeTurnHandles() {
         finishTurn()
         turnState.pointee.pausedByBudget = []
         turnState.pointee.watchesTurns = false
+        turnState.pointee.hasTurnObservers = false
+        turnObservers = []
         backlogTurn?.close()
         backlogTurn = nil
         turnHandles?.before.close()

@@ -60,6 +60,8 @@ final class EventLoop {
     /// While a paused reader holds lines it read (its backlog), the next
     /// turn must not wait for I/O: an idle handle, started then.
     var backlogTurn: TurnHandle?
+    /// What runs at the end of each turn (see ``observeTurnEnds(_:)``).
+    var turnObservers: [@MainActor () -> Void] = []
     /// The most bytes one stream delivered in one turn so far (for tests
     /// of the read budget; counted in debug builds only, off the release
     /// read path).

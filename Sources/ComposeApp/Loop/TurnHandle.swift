@@ -84,7 +84,7 @@ final class TurnHandle: LoopHandle {
 @MainActor private func turnHandlePrepared(_ handle: UnsafeMutablePointer<uv_prepare_t>?) {
     guard let uv = handle?.pointee.loop else { return }
     let state = EventLoop.turnState(of: uv)
-    if state.pointee.endOfTurnWork.isEmpty, state.pointee.pausedByBudget.isEmpty {
+    if state.pointee.endOfTurnWork.isEmpty, state.pointee.pausedByBudget.isEmpty, !state.pointee.hasTurnObservers {
         state.pointee.turn &+= 1
         return
     }

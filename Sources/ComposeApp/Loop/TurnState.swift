@@ -24,4 +24,7 @@ struct TurnState {
     /// ``EventLoop/startTurnHandles()``); without them end-of-turn work is
     /// done at once.
     var watchesTurns = false
+    /// Whether something observes the turns' ends
+    /// (``EventLoop/observeTurnEnds(_:)``): then every turn enters the loop.
+    var hasTurnObservers = false
 }

@@ -33,6 +33,9 @@ package final class SimulatedTerminal {
 
     /// Whether the app sees a terminal (`false`: as a pipe or `TERM=dumb`).
     package var isTerminal = true
+    /// The environment the app reads its terminal's colours from (`TERM`,
+    /// `COLORTERM`, `NO_COLOR`): a 24-bit colour terminal at first.
+    package var environment: [String: String] = ["TERM": "xterm-256color", "COLORTERM": "truecolor"]
     /// The columns.
     package private(set) var columns: Int
     /// The rows.

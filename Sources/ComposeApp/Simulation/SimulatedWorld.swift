@@ -19,6 +19,8 @@ package final class SimulatedWorld {
     package let processes: SimulatedProcesses
     /// The terminal the app draws on (ComposeTerminal), 80x24 at first.
     package let terminal: SimulatedTerminal
+    /// What runs at the end of each turn (see ``endTurn()``).
+    var turnObservers: [@MainActor () -> Void] = []
 
     package init(context: AppContext) {
         network = SimulatedNetwork(context: context)

@@ -114,6 +114,9 @@ final class Runtime {
             let tree = App.bindRoot(in: context)
             self.tree = tree
             tree.activate()
+            // An app whose root shows something (ComposeTerminal's views)
+            // starts showing it now.
+            context.startPresentation(of: tree)
             context.reportUnclaimedInheritedSockets()
             // Known only now (the root's init, observers and didAppear
             // read their settings): an option the app has no setting for
@@ -238,6 +241,9 @@ final class Runtime {
 
     /// The drain is over: the tree goes, then the services.
     private func closeTree() {
+        // The terminal is given back before the tree's last observers run
+        // (what they print lands on the normal screen).
+        context.stopPresentation()
         tree?.destroy()
         // The services stop in tasks after the tree is gone: hold the loop
         // open until they have (or the deadline closes everything).
@@ -273,6 +279,7 @@ final class Runtime {
         // First, while the loop still exists: `willExit` observers (the
         // last save of persisted state) may cancel its timers.
         context.shutdown.finished()
+        context.stopPresentation()
         inspection?.close()
         deadline?.close()
         for handle in signalHandles { handle.close() }

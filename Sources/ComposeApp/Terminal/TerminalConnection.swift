@@ -70,6 +70,22 @@ package final class TerminalConnection {
     /// Starts reading input and watching resizes.
     package func start() throws(LoopError) {
         guard isTerminal else { return }
+        try startReading()
+        guard simulated == nil, resize == nil else { return }
+        let loop = try EventLoop.resolve(context, for: "TerminalConnection.start")
+        let handle = try SignalHandle(loop: loop)
+        resize = handle
+        try handle.start(SIGWINCH) { [weak self] _ in
+            guard let self, let size = self.size else { return }
+            self.onResize?(size.columns, size.rows)
+        }
+        handle.keepsLoopAlive = false
+    }
+
+    /// Starts reading input only: from standard input when it is a
+    /// terminal or a pipe, terminal or not on the output side (an app
+    /// without a terminal still takes keys from a pipe).
+    package func startReading() throws(LoopError) {
         if let simulated {
             guard simulatedConnection == nil else { return }
             simulatedConnection = simulated.connect(
@@ -78,28 +94,18 @@ package final class TerminalConnection {
             )
             return
         }
-        let loop = try EventLoop.resolve(context, for: "TerminalConnection.start")
-        if resize == nil {
-            let handle = try SignalHandle(loop: loop)
-            resize = handle
-            try handle.start(SIGWINCH) { [weak self] _ in
-                guard let self, let size = self.size else { return }
-                self.onResize?(size.columns, size.rows)
+        guard input == nil, [UV_TTY, UV_NAMED_PIPE].contains(uv_guess_handle(STDIN_FILENO)) else { return }
+        let loop = try EventLoop.resolve(context, for: "TerminalConnection.startReading")
+        let handle = try StreamHandle(loop: loop, fileDescriptor: STDIN_FILENO)
+        input = handle
+        try handle.startReading({ [weak self] bytes in
+            guard let self else { return }
+            if let bytes {
+                self.onInput?(bytes)
+            } else {
+                self.onError?(nil)
             }
-            handle.keepsLoopAlive = false
-        }
-        if input == nil, [UV_TTY, UV_NAMED_PIPE].contains(uv_guess_handle(STDIN_FILENO)) {
-            let handle = try StreamHandle(loop: loop, fileDescriptor: STDIN_FILENO)
-            input = handle
-            try handle.startReading({ [weak self] bytes in
-                guard let self else { return }
-                if let bytes {
-                    self.onInput?(bytes)
-                } else {
-                    self.onError?(nil)
-                }
-            }, onError: { [weak self] error in self?.onError?(error) })
-        }
+        }, onError: { [weak self] error in self?.onError?(error) })
     }
 
     /// Raw mode, and `sequence` armed to undo what the app turns on (see

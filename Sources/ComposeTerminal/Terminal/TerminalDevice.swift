@@ -39,6 +39,8 @@ package final class TerminalDevice {
     package private(set) var size: Size
     /// Whether the modes are on (between ``start()`` and ``stop()``).
     package private(set) var isActive = false
+    /// Whether input is read without the modes (``startReading()``).
+    private var isReading = false
 
     private var decoder: InputDecoder
     private let connection: TerminalConnection
@@ -98,6 +100,23 @@ package final class TerminalDevice {
         return true
     }
 
+    /// Reads input without turning any mode on: for an app without a
+    /// terminal (``isTerminal`` false) whose standard input still brings
+    /// keys (a pipe: `printf '++q' | stepper`). Returns false when it
+    /// cannot read.
+    @discardableResult
+    package func startReading() -> Bool {
+        guard !isActive, !isReading else { return isReading }
+        do {
+            try connection.startReading()
+        } catch {
+            context?.logger.error("Cannot read the app's standard input for keys: \(error)")
+            return false
+        }
+        isReading = true
+        return true
+    }
+
     /// Writes `bytes` in one write (a frame). Returns false, writing
     /// nothing, while the modes are off (not started, stopped, or not a
     /// terminal).
@@ -111,6 +130,10 @@ package final class TerminalDevice {
     /// Turns the modes off and raw mode off exactly as they were, and
     /// stops reading. Idempotent.
     package func stop() {
+        if isReading {
+            isReading = false
+            connection.stop()
+        }
         guard isActive else { return }
         isActive = false
         cancelEscapeTimer()

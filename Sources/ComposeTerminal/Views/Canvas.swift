@@ -49,6 +49,11 @@ public struct Canvas {
     /// Nodes whose views are being drawn (a component drawn inside itself
     /// is refused).
     private var nodesBeingDrawn: [ObjectIdentifier] = []
+    /// The keys that do something now, for ``HelpLine`` (set by the
+    /// runtime from the key bindings of the components on the screen).
+    public var keyHelp: [KeyHelp] = []
+    /// The name the next focusable view drawn takes (``View/focusName(_:)``).
+    private var pendingFocusName: String?
     /// Whether a view went past ``maximumDepth`` or a component was drawn
     /// inside itself (reported once per canvas).
     public private(set) var wasCut = false
@@ -179,6 +184,15 @@ public struct Canvas {
 
     // MARK: Focus
 
+    /// Runs `body` with the focusable view it draws named `name` (see
+    /// ``View/focusName(_:)``); the name goes to the first one only.
+    public mutating func naming(_ name: String, _ body: (inout Canvas) -> Void) {
+        let saved = pendingFocusName
+        pendingFocusName = name
+        body(&self)
+        pendingFocusName = saved
+    }
+
     /// Records a focusable view drawn at `rect` (its visible part is
     /// kept), with the cursor position it wants when focused, and returns
     /// its ``FocusID`` (the component drawing it and the view's
@@ -189,6 +203,8 @@ public struct Canvas {
         let visible = clip.intersection(rect)
         let index = focusCount
         focusCount += 1
+        let name = name ?? pendingFocusName
+        pendingFocusName = nil
         guard !visible.isEmpty else { return nil }
         let id = FocusID(component: component?.path, name: name ?? "\(kind.rawValue).\(index)")
         let shownCursor = cursor.flatMap { visible.contains($0) ? $0 : nil }

@@ -1,0 +1,169 @@
+import Logging
+
+/// The runtime of terminal views: what an app whose root is a
+/// ``ViewComponent`` runs while it is up (one per app context, made by
+/// ``ViewComponent/presentApp(in:root:)``).
+///
+/// - Each loop turn in which a component's emitter sent (a store
+///   changed, a route moved), an input arrived, the focus moved or the
+///   terminal was resized ends with a frame: the root's view laid out into
+///   a grid of the terminal's size and drawn by difference
+///   (``FrameRenderer``), in one write.
+/// - Input goes to the key bindings of the components on the screen
+///   (``ViewComponent/keyBindings`` says in which order); what none takes,
+///   the screen answers: focus moves, Ctrl+C shuts the app down.
+/// - Without a terminal, each changed screen is printed as plain lines,
+///   and keys are still read from standard input.
+@MainActor
+package final class TerminalScreen: AppPresentation {
+    /// The terminal.
+    package let device: TerminalDevice
+    /// The last frame drawn: its grid, focus regions and components.
+    package private(set) var canvas: Canvas?
+    /// The focusable view that has the focus, as of the last frame.
+    package internal(set) var focus: FocusID?
+    /// Whether frames go to a terminal (else: printed lines).
+    package let drawsOnTerminal: Bool
+    /// Frames drawn (each a layout of the whole view tree).
+    package private(set) var frameCount = 0
+    /// The size line output lays frames out in.
+    package static let lineOutputSize = Size(width: 80, height: 24)
+
+    weak var context: AppContext?
+    private weak var root: ComponentNode?
+    private var renderer: FrameRenderer
+    private var bytes: [UInt8] = []
+    /// The bindings of the last frame, in the order they are asked.
+    var bindings: [(node: ComponentNode, binding: KeyBinding)] = []
+    var keyHelp: [KeyHelp] = []
+    var needsFrame = true
+    private var countedSends = -1
+    private weak var routedFocus: ComponentNode?
+    private var lastLines: [String]?
+    private(set) var isStopped = false
+
+    private init(context: AppContext, root: ComponentNode, modes: TerminalModes) {
+        self.context = context
+        self.root = root
+        device = TerminalDevice(context: context, modes: modes)
+        renderer = FrameRenderer(colorDepth: ColorDepth(environment: context.environmentForColors))
+        drawsOnTerminal = device.start()
+        if !drawsOnTerminal { device.startReading() }
+    }
+
+    /// Starts showing the app of `context`, whose root is bound at `root`.
+    static func start(in context: AppContext, root: ComponentNode, modes: TerminalModes) -> TerminalScreen {
+        let screen = TerminalScreen(context: context, root: root, modes: modes)
+        // Sends are what tells a turn changed something.
+        context.countsSends = true
+        screen.device.input += { [weak screen] input in screen?.received(input) }
+        screen.device.resized += { [weak screen] _ in screen?.needsFrame = true }
+        context.observeTurnEnds { [weak screen] in screen?.turnEnded() }
+        context.terminalStore = screen
+        screen.drawFrame()
+        return screen
+    }
+
+    /// Gives the terminal back (the app is shutting down).
+    package func stop() {
+        guard !isStopped else { return }
+        isStopped = true
+        device.stop()
+        if context?.terminalStore === self { context?.terminalStore = nil }
+    }
+
+    // MARK: Frames
+
+    /// The end of a loop turn: draws a frame if anything changed.
+    private func turnEnded() {
+        guard !isStopped, let context else { return }
+        if needsFrame || context.countedSends != countedSends || context.tree?.focusedNode !== routedFocus {
+            drawFrame()
+        }
+    }
+
+    /// Lays the root's view out and draws it: on the terminal, only what
+    /// changed, in one write; else as lines, when the text changed.
+    package func drawFrame() {
+        guard !isStopped, let context, let root, root.isActive else { return }
+        needsFrame = false
+        let size = drawsOnTerminal ? device.size : Self.lineOutputSize
+        let routed = context.tree?.focusedNode
+        var canvas = layOut(root, size: size)
+        // Routing moved the focus to another component: the focus goes to
+        // its first focusable view.
+        if routed !== routedFocus {
+            routedFocus = routed
+            if let routed, let region = canvas.focusRegions.first(where: { $0.component.map { Self.node($0, isAtOrBelow: routed) } ?? false }),
+               canvas.focusedRegion.map({ $0.component.map { Self.node($0, isAtOrBelow: routed) } ?? false }) != true {
+                focus = region.id
+            }
+        }
+        // Once more when the focus or the help line drawn were not those
+        // of the frame (a vanished view had the focus, the bindings
+        // changed): at most twice more, so that nothing loops.
+        for _ in 0..<2 {
+            let focused = canvas.focusedRegion?.id
+            collectBindings(canvas)
+            if focused == canvas.focus, keyHelp == canvas.keyHelp { break }
+            focus = focused
+            canvas = layOut(root, size: size)
+        }
+        focus = canvas.focusedRegion?.id
+        self.canvas = canvas
+        frameCount += 1
+        countedSends = context.countedSends
+        if drawsOnTerminal {
+            bytes.removeAll(keepingCapacity: true)
+            renderer.render(canvas.grid, cursor: canvas.cursor, into: &bytes)
+            if !bytes.isEmpty { device.write(bytes) }
+        } else {
+            printLines(of: canvas.grid)
+        }
+    }
+
+    private func layOut(_ root: ComponentNode, size: Size) -> Canvas {
+        var canvas = Canvas(size: size, focus: focus)
+        canvas.keyHelp = keyHelp
+        canvas.draw(ComponentView(node: root))
+        return canvas
+    }
+
+    /// Prints the rows of the frame that changed since the last one, top
+    /// to bottom, with their trailing blanks cut; blank rows are left out.
+    /// A stepper in a pipe prints `count: 1`, `count: 2`, ... (its help
+    /// line once).
+    private func printLines(of grid: CellGrid) {
+        let lines = (0..<grid.size.height).map { row in
+            String(grid.text(row: row).reversed().drop { $0 == " " }.reversed())
+        }
+        let previous = lastLines ?? []
+        lastLines = lines
+        for (row, line) in lines.enumerated() where !line.isEmpty {
+            if row < previous.count, previous[row] == line { continue }
+            Application.print(line)
+        }
+    }
+
+    static func node(_ node: ComponentNode, isAtOrBelow ancestor: ComponentNode) -> Bool {
+        var current: ComponentNode? = node
+        while let candidate = current {
+            if candidate === ancestor { return true }
+            current = candidate.parent
+        }
+        return false
+    }
+}
+
+extension AppContext {
+    /// The app's terminal screen, while it runs (ComposeTerminal).
+    package var terminalScreen: TerminalScreen? { terminalStore as? TerminalScreen }
+}
+
+extension AppContext {
+    /// The environment a terminal's colours are read from: the process's,
+    /// or, in a test context, its simulated terminal's.
+    var environmentForColors: [String: String] {
+        isSimulated ? (simulatedTerminal?.environment ?? [:]) : ProcessEnvironment.variables()
+    }
+}
