@@ -116,4 +116,18 @@ extension TopApp: ViewComponent {
             TopScreen(state: state)
         }
     }
+
+    /// q quits, r refreshes now; in the focused pane (Tab moves between
+    /// them) the arrows select and f follows the selected path.
+    var keyBindings: [KeyBinding] {
+        KeyBinding("q", "quit") { Application.shutdown() }
+        KeyBinding("r", "refresh") { refreshNow() }
+        for pane in TopState.Pane.allCases {
+            KeyBinding([.up, "k"], "select", whileFocused: pane.rawValue) { state.move(pane, by: -1) }
+            KeyBinding([.down, "j"], "select", isHidden: true, whileFocused: pane.rawValue) { state.move(pane, by: 1) }
+            KeyBinding("f", "follow", whileFocused: pane.rawValue) {
+                if let path = state.selectedPath(in: pane) { follow(path) }
+            }
+        }
+    }
 }

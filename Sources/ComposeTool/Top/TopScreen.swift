@@ -1,7 +1,7 @@
 import ComposeTerminal
 
 /// The whole screen of `compose top`: the header, the tree beside the
-/// connections and the loop's lag, the follow below.
+/// connections and the loop's lag, the follow below, the keys.
 struct TopScreen: View {
     let state: TopState
 
@@ -16,6 +16,7 @@ struct TopScreen: View {
                 }
             }
             FollowPaneView(state: state).border(title: state.followedPath.map { "Follow \($0)" } ?? "Follow")
+            HelpLine()
         }
     }
 }
@@ -31,7 +32,8 @@ struct TopLinesView: View {
     }
 
     static func lines(_ state: TopState) -> [String] {
-        var lines = [TopHeaderView.summary(state)]
+        // One space apart: the line fits the 80 columns of line output.
+        var lines = [TopHeaderView.summary(state, separator: " ")]
         if let problem = state.problem { lines.append(problem) }
         lines += (state.tree?.components ?? []).map(TreePaneView.row)
         lines += (state.loop?.connections ?? []).map { connection in

@@ -13,8 +13,9 @@ struct TopHeaderView: View {
         }
     }
 
-    /// `ComposeChat  pid 4242  up 3m 07s  events/s 12  sends/s 4.5  instances 2  connections 2`.
-    static func summary(_ state: TopState) -> String {
+    /// `ComposeChat  pid 4242  up 3m 07s  events/s 12  sends/s 4.5  instances 2  connections 2`,
+    /// its parts apart by `separator`.
+    static func summary(_ state: TopState, separator: String = "  ") -> String {
         guard let loop = state.loop else {
             return state.info.map { "\($0.app)  pid \($0.pid)  connecting…" } ?? "connecting…"
         }
@@ -23,7 +24,7 @@ struct TopHeaderView: View {
         if let sends = state.sendsPerSecond { parts.append("sends/s \(TopFormat.rate(sends))") }
         parts.append("instances \(state.instanceCount)")
         parts.append("connections \(loop.connections?.count ?? 0)")
-        return parts.joined(separator: "  ")
+        return parts.joined(separator: separator)
     }
 }
 
@@ -37,6 +38,7 @@ struct TreePaneView: View {
         List(state.tree?.components ?? [], selection: state.tree == nil ? nil : state.selectedComponent) { component in
             Text(Self.row(component))
         }
+        .focusName(TopState.Pane.tree.rawValue)
     }
 
     /// `  sessions  InstanceComponent<SessionComponent>  2 instances`.
@@ -70,6 +72,7 @@ struct ConnectionsPaneView: View {
                 },
                 selection: state.selectedConnection
             )
+            .focusName(TopState.Pane.connections.rawValue)
         }
     }
 }

@@ -53,8 +53,8 @@ import Testing
         #expect(rows[4] == "│    sessions  InstanceComponent<SessionComponen…││127.0.0.1:55871    0 B chatApp.server.sessions.…│", "\(screen)")
         #expect(rows[6].hasPrefix("│      2  SessionComponent  lobby    "), "\(screen)")
         #expect(screen.contains("│lag p50 0.12ms  p99 4.00ms  max 12ms "), "\(screen)")
-        #expect(rows[10].hasSuffix(" ▂▅█│"), "\(screen)")
-        #expect(rows[12].hasPrefix("┌ Follow chatApp.server.sessions.1 ─"), "\(screen)")
+        #expect(rows.contains { $0.hasSuffix("│" + String(repeating: " ", count: 45) + "▂▅█│") }, "\(screen)")
+        #expect(rows.contains { $0.hasPrefix("┌ Follow chatApp.server.sessions.1 ─") }, "\(screen)")
         #expect(screen.contains("│12.500s chatApp.server.sessions.1.room.say sent hello"), "\(screen)")
     }
 
@@ -68,7 +68,7 @@ import Testing
 
     @Test func theLinesViewIsTheHeaderTheTreeAndTheConnections() {
         #expect(TopLinesView.lines(TopFixtures.state()) == [
-            "ComposeChat  pid 4242  up 10s  events/s 11.3  instances 2  connections 2",
+            "ComposeChat pid 4242 up 10s events/s 11.3 instances 2 connections 2",
             "chatApp  ChatApp",
             "  server  ChatServerComponent",
             "    sessions  InstanceComponent<SessionComponent>  2 instances",
