@@ -12,8 +12,10 @@ struct TopScreen: View {
                 TreePaneView(state: state).border(title: "Tree")
                 VStack {
                     ConnectionsPaneView(state: state).border(title: "Connections")
-                    LagView(state: state).border(title: "Loop lag (p99, each refresh)")
+                    LagView(state: state).border(title: "Loop lag, p99")
                 }
+                // The tree's rows are the longer: it gets what is left.
+                .frame(maxWidth: 36)
             }
             FollowPaneView(state: state).border(title: state.followedPath.map { "Follow \($0)" } ?? "Follow")
             HelpLine()

@@ -1,30 +1,43 @@
 import ComposeTerminal
 
-/// The first line: the app, its pid and uptime, and the rates.
+/// The first lines: the app, its pid and uptime; the rates and counts.
 struct TopHeaderView: View {
     let state: TopState
 
     var body: some View {
         VStack {
-            Text(Self.summary(state)).bold()
+            Text(Self.identity(state).joined(separator: "  ")).bold()
+            Text(Self.figures(state).joined(separator: "  "))
             if let problem = state.problem {
                 Text(problem).foreground(.red)
             }
         }
     }
 
-    /// `ComposeChat  pid 4242  up 3m 07s  events/s 12  sends/s 4.5  instances 2  connections 2`,
-    /// its parts apart by `separator`.
+    /// `ComposeChat pid 4242 up 3m 07s events/s 12 sends/s 4.5 instances 2 connections 2`,
+    /// its parts apart by `separator`: line output's one line.
     static func summary(_ state: TopState, separator: String = "  ") -> String {
+        (identity(state) + figures(state)).joined(separator: separator)
+    }
+
+    /// The app, its pid and uptime (`connecting…` before the first reply).
+    static func identity(_ state: TopState) -> [String] {
         guard let loop = state.loop else {
-            return state.info.map { "\($0.app)  pid \($0.pid)  connecting…" } ?? "connecting…"
+            return state.info.map { ["\($0.app)", "pid \($0.pid)", "connecting…"] } ?? ["connecting…"]
         }
-        var parts = [state.info?.app ?? loop.app, "pid \(loop.pid)", "up \(TopFormat.uptime(loop.time))"]
+        return [state.info?.app ?? loop.app, "pid \(loop.pid)", "up \(TopFormat.uptime(loop.time))"]
+    }
+
+    /// Events and sends per second, the containers' instances, the
+    /// connections.
+    static func figures(_ state: TopState) -> [String] {
+        guard let loop = state.loop else { return [] }
+        var parts: [String] = []
         if let health = loop.health { parts.append("events/s \(TopFormat.rate(health.eventsPerSecond))") }
         if let sends = state.sendsPerSecond { parts.append("sends/s \(TopFormat.rate(sends))") }
         parts.append("instances \(state.instanceCount)")
         parts.append("connections \(loop.connections?.count ?? 0)")
-        return parts.joined(separator: separator)
+        return parts
     }
 }
 
@@ -41,9 +54,12 @@ struct TreePaneView: View {
         .focusName(TopState.Pane.tree.rawValue)
     }
 
-    /// `  sessions  InstanceComponent<SessionComponent>  2 instances`.
+    /// `    sessions  InstanceComponent  2 instances`.
     static func row(_ component: TopTree.Component) -> String {
-        var row = String(repeating: "  ", count: max(0, component.depth)) + component.label + "  " + component.type
+        // A container's type is long (`InstanceComponent<SessionComponent>`)
+        // and its instances' rows below name what it holds: its kind will do.
+        let type = component.container?.kind ?? component.type
+        var row = String(repeating: "  ", count: max(0, component.depth)) + component.label + "  " + type
         if let routes = component.routes, !routes.isEmpty { row += "  " + routes.joined(separator: " › ") }
         if let container = component.container {
             row += "  \(container.instances) instance" + (container.instances == 1 ? "" : "s")
@@ -58,22 +74,30 @@ struct TreePaneView: View {
 struct ConnectionsPaneView: View {
     let state: TopState
 
+    /// `path` without the root's label (`server.sessions.1.connection`):
+    /// every path starts with it, and the pane is narrow.
+    static func relative(_ path: String) -> String {
+        guard let dot = path.firstIndex(of: ".") else { return path }
+        return String(path[path.index(after: dot)...])
+    }
+
     var body: some View {
         let connections = state.loop?.connections ?? []
         if connections.isEmpty {
-            Text("no connections").dim()
+            Text("no connections").dim().frame(maxWidth: .max)
         } else {
-            Table(
-                columns: [.init("PEER"), .init("QUEUED", alignment: .trailing), .init("PATH")],
-                rows: connections.map { connection in
-                    [connection.peer + (connection.closing == true ? " (closing)" : ""),
-                     TopFormat.bytes(connection.queuedBytes),
-                     connection.path ?? "-"]
-                },
-                selection: state.selectedConnection
-            )
+            // Two rows each, so that a narrow pane still shows the path.
+            List(connections, selection: state.selectedConnection) { connection in
+                Text(Self.rows(connection))
+            }
             .focusName(TopState.Pane.connections.rawValue)
         }
+    }
+
+    /// `127.0.0.1:41390  0 B queued` over `  server.sessions.1.connection`.
+    static func rows(_ connection: TopLoop.Connection) -> String {
+        connection.peer + "  " + TopFormat.bytes(connection.queuedBytes) + " queued" + (connection.closing == true ? ", closing" : "")
+            + "\n  " + (connection.path.map(relative) ?? "(held by no component)")
     }
 }
 
@@ -84,13 +108,13 @@ struct LagView: View {
     var body: some View {
         if let health = state.loop?.health {
             VStack {
-                Text("lag p50 \(TopFormat.lag(health.lagP50))  p99 \(TopFormat.lag(health.lagP99))  max \(TopFormat.lag(health.lagMax))")
+                Text("p50 \(TopFormat.lag(health.lagP50)) p99 \(TopFormat.lag(health.lagP99)) max \(TopFormat.lag(health.lagMax))")
                 // A millisecond at least fills the line: below that,
                 // lag is noise.
                 Sparkline(state.lagHistory, floor: 0.001).foreground(.green)
             }
         } else {
-            Text("the app does not measure its loop's lag").dim()
+            Text("not measured by the app").dim().frame(maxWidth: .max)
         }
     }
 }
@@ -101,7 +125,8 @@ struct FollowPaneView: View {
 
     var body: some View {
         if state.followedPath == nil {
-            Text("select a component and press f to follow it").dim()
+            // One row, as wide as the screen: the tree gets the height.
+            Text("select a component and press f to follow it").dim().frame(maxWidth: .max)
         } else {
             VStack {
                 if state.dropped > 0 {

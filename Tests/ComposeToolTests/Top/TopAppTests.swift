@@ -68,7 +68,7 @@ import Testing
         let source = FakeSource()
         let app = Self.start(source, config: ["interval": 2])
         #expect(Self.sessionRows(app) == ["1", "2"])
-        #expect(Self.screen(app).hasPrefix("ComposeChat  pid 4242  up 10s  events/s 11.3  instances 2  connections 2\n"))
+        #expect(Self.screen(app).hasPrefix("ComposeChat  pid 4242  up 10s\nevents/s 11.3  instances 2  connections 2\n"))
         #expect(source.asked == [TopRequest.info, TopRequest.tree, TopRequest.loop])
 
         source.sessions = [(2, ["lobby"]), (3, ["lobby"])]
@@ -121,7 +121,7 @@ import Testing
         let source = FakeSource()
         source.failure = TopFailure("The app closed the inspection connection (has it exited?).")
         let app = Self.start(source)
-        #expect(Self.screen(app).hasPrefix("connecting…\nThe app closed the inspection connection (has it exited?).\n"))
+        #expect(Self.screen(app).hasPrefix("connecting…\n\nThe app closed the inspection connection (has it exited?).\n"))
         source.failure = nil
         app.advance(by: .seconds(1))
         #expect(Self.sessionRows(app) == ["1", "2"])
@@ -145,7 +145,7 @@ import Testing
             "ComposeChat pid 4242 up 10s events/s 11.3 instances 2 connections 2",
             "chatApp  ChatApp",
             "  server  ChatServerComponent",
-            "    sessions  InstanceComponent<SessionComponent>  2 instances",
+            "    sessions  InstanceComponent  2 instances",
             "      1  SessionComponent  lobby › room",
             "      2  SessionComponent  lobby",
             "connection 127.0.0.1:55871  queued 0 B  chatApp.server.sessions.1.connection",
