@@ -257,6 +257,7 @@ let package = Package(
                 "ComposeTemplates",
                 // `compose top`: a terminal app run by the views' runtime.
                 "ComposeTerminal",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],

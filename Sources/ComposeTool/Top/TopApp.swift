@@ -70,8 +70,16 @@ extension TopApp {
     /// Asks for the tree and the loop, unless the last refresh's replies
     /// are still awaited (a slow app is not asked twice as much).
     func refreshNow() {
-        guard let source, !gate.isWaiting else { return }
+        guard let source else { return }
+        guard !gate.isWaiting else {
+            gate.skipped += 1
+            if gate.skipped >= RefreshGate.patience {
+                state.problem = "The app has not answered for \(gate.skipped) refreshes (is its loop blocked?)."
+            }
+            return
+        }
         gate.isWaiting = true
+        gate.skipped = 0
         source.ask(TopRequest.tree) { reply in
             switch reply.flatMap(TopDecoding.tree) {
             case .success(let tree):
@@ -105,7 +113,13 @@ extension TopApp {
 /// a value, copied into its observers).
 @MainActor
 final class RefreshGate {
+    /// Refreshes skipped while waiting before top says the app does not
+    /// answer.
+    static let patience = 3
+
     var isWaiting = false
+    /// Refreshes skipped since the last one asked.
+    var skipped = 0
 }
 
 extension TopApp: ViewComponent {

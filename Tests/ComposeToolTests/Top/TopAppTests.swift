@@ -156,3 +156,27 @@ import Testing
         #expect(app.context.simulatedTerminal!.output.isEmpty)
     }
 }
+
+extension TopAppTests {
+    /// Holds its replies until told: an app whose loop is blocked.
+    final class SilentSource: InspectionSource {
+        var asked: [String] = []
+        func ask(_ request: String, reply: @escaping @MainActor (Result<String, TopFailure>) -> Void) { asked.append(request) }
+        func follow(_ path: String, line: @escaping @MainActor (Result<String, TopFailure>) -> Void) {}
+        func close() {}
+    }
+
+    @Test func anAppThatDoesNotAnswerIsNotAskedAgainAndTopSaysSo() {
+        let source = SilentSource()
+        let app = TestApp(TopApp.self, services: { services in
+            services.register((any InspectionSource).self) { source }
+        })
+        app.runUntilIdle()
+        #expect(source.asked == [TopRequest.info, TopRequest.tree, TopRequest.loop])
+        app.advance(by: .seconds(2))
+        #expect(!Self.screen(app).contains("has not answered"))
+        app.advance(by: .seconds(1))
+        #expect(source.asked.count == 3)
+        #expect(Self.screen(app).contains("The app has not answered for 3 refreshes"), "\(Self.screen(app))")
+    }
+}
