@@ -33,7 +33,7 @@ struct TopCommand: ParsableCommand {
         Examples:
           compose top
           compose top ComposeChat --follow chatApp.server.sessions
-          compose top 4242 --lines | head -20
+          compose top 4242 --lines > top.log   (Ctrl-C to stop)
         """
     )
 
