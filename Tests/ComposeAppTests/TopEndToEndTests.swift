@@ -94,3 +94,19 @@ struct TopEndToEndTests {
         #expect(run.errors.contains("No inspectable Compose app is running"), "\(run.errors)")
     }
 }
+
+extension TopFallbackTests {
+    /// A hang-up (the terminal went away) ends `compose top`, where a
+    /// daemon would reload.
+    @Test func aHangUpEndsIt() async throws {
+        let runtime = try InspectEndToEndTests.runtimeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let chat = try await ChatDaemon.start(environment: ["XDG_RUNTIME_DIR": runtime])
+        let top = try FixtureProcess(executable: "compose", arguments: ["top", "\(chat.process.pid)"], environment: ["XDG_RUNTIME_DIR": runtime])
+        _ = try await top.waitForLine(startingWith: "ComposeChat pid \(chat.process.pid) up ")
+        top.signal(SIGHUP)
+        #expect(await top.waitForExit() == 0, "\(top.transcript)")
+        chat.process.signal(SIGTERM)
+        _ = await chat.process.waitForExit()
+    }
+}

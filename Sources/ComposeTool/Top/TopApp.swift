@@ -40,6 +40,10 @@ struct TopApp: StartupComponent {
 
     static var configuration: StartupConfiguration {
         StartupConfiguration(
+            // A hang-up is the terminal going away (a closed SSH session, a
+            // killed tmux): top has nothing left to show, so it ends, where
+            // a daemon would reload.
+            shutdownSignals: [.interrupt, .terminate, .hangup],
             // Lines on standard error would be drawn over: top says what
             // goes wrong in its status line.
             makeLogHandler: { label in
