@@ -280,6 +280,9 @@ let package = Package(
             name: "ComposeTool",
             dependencies: [
                 "ComposeTemplates",
+                // `compose top`: a terminal app run by the views' runtime.
+                "ComposeTerminal",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
@@ -369,6 +372,8 @@ let package = Package(
                 // the runtime's (StartupConfiguration) and serveHealth()'s
                 // paths on a TestApp (ContainerScaffoldTests).
                 "ComposeApp", "ComposeHTTP", "ComposeTesting",
+                // `compose top`'s views and app (TopViewTests, TopAppTests).
+                "ComposeTerminal",
             ],
             // Golden files (expected help and rendered templates), read
             // from the checkout; UPDATE_GOLDEN=1 rewrites them.

@@ -1,8 +1,7 @@
 import ArgumentParser
 
 /// `compose`: scaffolds Compose apps and components, and inspects running
-/// apps.
-@main
+/// apps. (``ComposeMain`` is the entry point.)
 struct ComposeTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compose",
@@ -18,8 +17,10 @@ struct ComposeTool: AsyncParsableCommand {
           cd Notes && compose component Profile --router
           compose inspect                  the running apps; then
                                            compose inspect PID tree
+          compose top PID                  the app live: tree,
+                                           connections, loop lag
         """,
         version: ToolVersion.current,
-        subcommands: [NewCommand.self, ComponentCommand.self, InspectCommand.self]
+        subcommands: [NewCommand.self, ComponentCommand.self, InspectCommand.self, TopCommand.self]
     )
 }

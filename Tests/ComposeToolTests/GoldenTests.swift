@@ -32,7 +32,7 @@ import Testing
         """, sourceLocation: sourceLocation)
     }
 
-    static let helps: [[String]] = [["--help"], ["new", "--help"], ["component", "--help"], ["inspect", "--help"]]
+    static let helps: [[String]] = [["--help"], ["new", "--help"], ["component", "--help"], ["inspect", "--help"], ["top", "--help"]]
 
     @Test(arguments: helps)
     func helpIsGoldenAndFitsEightyColumns(_ arguments: [String]) throws {

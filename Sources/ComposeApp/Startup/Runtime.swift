@@ -53,13 +53,19 @@ final class Runtime {
         for note in launch.notes { context.logger.warning("\(note)") }
     }
 
-    func run<App: StartupComponent>(_ type: App.Type) -> Never {
+    /// Runs the app to its end.
+    ///
+    /// - Parameter arguments: The command-line arguments the app's
+    ///   configuration reads, without the program's name; `nil` for the
+    ///   process's (`CommandLine.arguments`). A tool that runs an app as
+    ///   one of its commands (`compose top`) gives the app's own.
+    func run<App: StartupComponent>(_ type: App.Type, arguments: [String]? = nil) -> Never {
         context.run {
-            let arguments = CommandLine.arguments.dropFirst()
+            let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
             if arguments.contains("--help") || arguments.contains("-h") { printHelp(App.self) }
             // Before anything reads it: the services' registration, factories
             // and start(), then the root's init().
-            context.configuration = AppConfiguration.process(options: configuration.config, appName: context.name)
+            context.configuration = AppConfiguration(arguments: arguments, environment: .process, options: configuration.config, appName: context.name)
             // An argument nobody declared is a mistake the app would
             // otherwise ignore (`app 6398` listening on its default port).
             if !context.configuration.reportUndeclaredPositionalArguments().isEmpty { exitWithUsage() }

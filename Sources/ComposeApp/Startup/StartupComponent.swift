@@ -83,6 +83,22 @@ extension StartupComponent {
         }
         runtime.run(Self.self)
     }
+
+    /// Runs the app as ``main()`` does, with `arguments` (without a
+    /// program name) for its configuration instead of the process's
+    /// command line: for a tool that runs an app as one of its commands
+    /// (`compose top 4242` runs its app with `--socket ...`). Never
+    /// returns.
+    package static func run(arguments: [String]) -> Never {
+        let runtime: Runtime
+        do {
+            runtime = try Runtime(name: ComponentTree.defaultLabel(for: Self.self), configuration: configuration)
+        } catch {
+            Diagnostics.logger.critical("Cannot start the app: \(error)")
+            exit(1)
+        }
+        runtime.run(Self.self, arguments: arguments)
+    }
 }
 
 extension StartupComponent {
