@@ -152,6 +152,37 @@ import Testing
         }
     }
 
+    /// What `Key.==` trusts for a key of 16 bytes or fewer, without the
+    /// hash (which alone already tells these apart): its words and length
+    /// are its bytes. The words are the bytes in little-endian order, zero
+    /// past the end, whether loaded whole or byte by byte; so "a" and "a\0"
+    /// have the same words and differ in length, and one bit changed
+    /// anywhere changes a word.
+    @Test func theWordsAndLengthOfAShortKeyAreItsBytes() {
+        let seed = UInt64.random(in: 0 ... .max)
+        for length in 0 ... 16 {
+            let bytes = (0 ..< length).map { UInt8(truncatingIfNeeded: $0 &* 73 &+ 0x81) }
+            let key = Key(ByteBuffer(bytes: bytes), seed: seed)
+            let words = bytes.enumerated().reduce(into: (UInt64(0), UInt64(0))) { words, byte in
+                let bits = UInt64(byte.element) << (8 * UInt64(byte.offset % 8))
+                if byte.offset < 8 { words.0 |= bits } else { words.1 |= bits }
+            }
+            #expect(key.words.0 == words.0 && key.words.1 == words.1, "length \(length)")
+            for extra in stride(from: 1, through: 16 - length, by: 1) {
+                let longer = Key(ByteBuffer(bytes: bytes + [UInt8](repeating: 0, count: extra)), seed: seed)
+                #expect(longer.words.0 == key.words.0 && longer.words.1 == key.words.1 && longer.bytes.readableBytes != key.bytes.readableBytes && longer != key)
+            }
+            for index in 0 ..< length {
+                for bit in 0 ..< 8 {
+                    var other = bytes
+                    other[index] ^= 1 << bit
+                    let changed = Key(ByteBuffer(bytes: other), seed: seed)
+                    #expect(changed.words.0 != key.words.0 || changed.words.1 != key.words.1, "length \(length), byte \(index), bit \(bit)")
+                }
+            }
+        }
+    }
+
     @Test func storedKeysAndValuesAreCopiesThatDoNotHoldTheReadBuffer() throws {
         let app = TestApp(KeyValueApp.self)
         let client = try RESPClient(app)
