@@ -46,9 +46,10 @@ struct KeyValueSession: Component {
     let maximumBulkLength: Int
 
     var observers: Void {
-        connection.frames(using: RESPDecoder(maximumBulkLength: maximumBulkLength)) += { arguments in
+        connection.frames(using: RESPDecoder(maximumBulkLength: maximumBulkLength, seed: store.seed)) += { request in
             var quits = false
-            if !arguments.isEmpty { connection.write { quits = store.execute(arguments, into: &$0) } }
+            if request.key == nil && request.arguments.isEmpty { return }
+            connection.write { quits = store.execute(request, into: &$0) }
             if quits { connection.close() }
         }
         // A protocol error is answered as redis answers it; then the connection closes.

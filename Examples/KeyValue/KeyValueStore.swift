@@ -4,44 +4,50 @@ import ComposeFraming
 /// Keys and values are copies: a slice would hold the whole read buffer.
 @MainActor
 final class KeyValueStore {
-    private(set) var entries: [ByteBuffer: ByteBuffer] = [:]
+    private(set) var entries: [Key: [UInt8]] = [:]
+    /// The seed of the keys' hashes (see `Key`), drawn once per process.
+    let seed = UInt64.random(in: 0 ... .max)
     static let commands: Set = ["ping", "echo", "get", "set", "del", "exists", "incr", "incrby", "mget", "mset", "dbsize", "flushall", "quit", "command", "config"]
 
-    /// Appends the reply to `arguments` (RESP2) to `reply`; `true` for QUIT.
-    func execute(_ arguments: [ByteBuffer], into reply: inout ByteBuffer) -> Bool {
-        let count = arguments.count
-        // The commands a cache serves most, matched without making a String
-        // (so the switch below has no GET of one key or SET of one value).
-        if count == 2, arguments[0].isCommand("get") {
-            reply.writeBulk(entries[arguments[1]])
+    /// Appends the reply to `request` (RESP2) to `reply`; `true` for QUIT.
+    func execute(_ request: Request, into reply: inout ByteBuffer) -> Bool {
+        if let key = request.key {
+            if let value = request.value {
+                set(key, value)
+                reply.writeStaticString("+OK\r\n")
+            } else {
+                reply.writeBulk(entries[key])
+            }
             return false
         }
-        if count == 3, arguments[0].isCommand("set") {
-            set(arguments[1], arguments[2])
-            reply.writeStaticString("+OK\r\n")
-            return false
-        }
+        let arguments = request.arguments
+        let count = arguments.count, key = { Key($0, seed: self.seed) }
         let name = arguments[0].commandName
         switch name {
+        case "get" where count == 2: reply.writeBulk(entries[key(arguments[1])])  // inline
+        case "set" where count == 3:
+            set(key(arguments[1]), arguments[2])
+            reply.writeStaticString("+OK\r\n")
         case "mset" where count > 1 && count % 2 == 1:
-            for index in stride(from: 1, to: count, by: 2) { set(arguments[index], arguments[index + 1]) }
+            for index in stride(from: 1, to: count, by: 2) { set(key(arguments[index]), arguments[index + 1]) }
             reply.writeStaticString("+OK\r\n")
         case "set" where count > 3: reply.writeError("syntax error")
         case "ping" where count == 1: reply.writeStaticString("+PONG\r\n")
         case "ping" where count == 2, "echo" where count == 2: reply.writeBulk(arguments[1])
-        case "del" where count > 1: reply.writeHeader(.integer, arguments.dropFirst().count { entries.removeValue(forKey: $0) != nil })
-        case "exists" where count > 1: reply.writeHeader(.integer, arguments.dropFirst().count { entries[$0] != nil })
+        case "del" where count > 1: reply.writeHeader(.integer, arguments.dropFirst().count { entries.removeValue(forKey: key($0)) != nil })
+        case "exists" where count > 1: reply.writeHeader(.integer, arguments.dropFirst().count { entries[key($0)] != nil })
         case "incr" where count == 2, "incrby" where count == 3:
-            let value = entries[arguments[1]].map { $0.integer } ?? 0, by = count == 2 ? 1 : arguments[2].integer
+            let value = entries[key(arguments[1])].map { String(decoding: $0, as: UTF8.self).integer } ?? 0
+            let by = count == 2 ? 1 : String(buffer: arguments[2]).integer
             guard let value, let by, case (let sum, false) = value.addingReportingOverflow(by) else {
                 reply.writeError(value == nil || by == nil ? "value is not an integer or out of range" : "increment or decrement would overflow")
                 break
             }
-            set(arguments[1], ByteBuffer(string: String(sum)))
+            set(key(arguments[1]), ByteBuffer(string: String(sum)))
             reply.writeHeader(.integer, sum)
         case "mget":
             reply.writeHeader(.array, count - 1)
-            for key in arguments.dropFirst() { reply.writeBulk(entries[key]) }
+            for argument in arguments.dropFirst() { reply.writeBulk(entries[key(argument)]) }
         case "dbsize" where count == 1: reply.writeHeader(.integer, entries.count)
         case "flushall" where count == 1 || (count == 2 && ["async", "sync"].contains(arguments[1].commandName)):
             entries = [:]
@@ -55,7 +61,7 @@ final class KeyValueStore {
             // What redis-benchmark asks at start: no snapshots, no log.
             let known = [("save", ""), ("appendonly", "no")].filter { key, _ in arguments.dropFirst(2).contains { $0.commandName == key } }
             reply.writeHeader(.array, known.count * 2)
-            for text in known.flatMap({ [$0.0, $0.1] }) { reply.writeBulk(ByteBuffer(string: text)) }
+            for text in known.flatMap({ [$0.0, $0.1] }) { reply.writeBulk(Array(text.utf8)) }
         case "config" where count == 2 && arguments[1].commandName == "get": reply.writeError("wrong number of arguments for 'config|get' command")
         case "config" where count > 1: reply.writeError("unknown subcommand '\(arguments[1].prefix(128))'. Try CONFIG HELP.")
         case _ where Self.commands.contains(name): reply.writeError("wrong number of arguments for '\(name)' command")
@@ -68,30 +74,31 @@ final class KeyValueStore {
         return false
     }
 
-    /// Stores a copy of `value` (in place when the old one's memory fits) under `key`.
-    private func set(_ key: ByteBuffer, _ value: ByteBuffer) {
-        guard let index = entries.index(forKey: key) else { return entries[key.copy()] = value.copy() }
-        if entries.values[index].capacity > 2 * value.readableBytes + 64 { return entries.values[index] = value.copy() }
-        entries.values[index].clear()
-        entries.values[index].writeImmutableBuffer(value)
+    /// Stores a copy of `value` under `key`, in place when the old one's
+    /// memory fits; `entries` is one access (each pays an exclusivity check).
+    private func set(_ key: Key, _ value: ByteBuffer) {
+        value.withUnsafeReadableBytes { Self.set(key, $0, in: &entries) }
+    }
+
+    private static func set(_ key: Key, _ value: UnsafeRawBufferPointer, in entries: inout [Key: [UInt8]]) {
+        guard let index = entries.index(forKey: key) else { return entries[key.copy()] = Array(value) }
+        if entries.values[index].capacity > 2 * value.count + 64 { return entries.values[index] = Array(value) }
+        entries.values[index].replaceSubrange(entries.values[index].indices, with: value)
     }
 }
 
+extension String {
+    /// The text as a decimal integer in redis's form, or `nil`.
+    var integer: Int? { Int(self).flatMap { String($0) == self ? $0 : nil } }
+}
+
 extension ByteBuffer {
-    /// The bytes as a decimal integer in redis's form, or `nil`.
-    var integer: Int? { Int(String(buffer: self)).flatMap { String($0) == String(buffer: self) ? $0 : nil } }
     /// A command's name in lowercase ASCII (OR-ing 0x20 makes an uppercase
     /// letter lowercase and no other byte a letter); a small string.
     var commandName: String {
         readableBytes > 15 ? "" : String(unsafeUninitializedCapacity: readableBytes) { name in
             for (index, byte) in readableBytesView.enumerated() { name[index] = byte | 0x20 }
             return readableBytes
-        }
-    }
-    /// Whether the bytes are `name` (lowercase ASCII) in any case.
-    func isCommand(_ name: StaticString) -> Bool {
-        readableBytes == name.utf8CodeUnitCount && withUnsafeReadableBytes { bytes in
-            bytes.indices.allSatisfy { bytes[$0] | 0x20 == name.utf8Start[$0] }
         }
     }
     /// At most `length` bytes, as text (U+FFFD for bytes that are not UTF-8).
@@ -122,10 +129,11 @@ extension ByteBuffer {
         }
     }
     /// A bulk string, or the null one (`$-1\r\n`).
-    mutating func writeBulk(_ value: ByteBuffer?) {
+    mutating func writeBulk(_ value: [UInt8]?) {
         guard let value else { return writeHeader(.bulk, -1) }
-        value.withUnsafeReadableBytes { writeHeader(.bulk, $0.count, then: $0) }
+        value.withUnsafeBytes { writeHeader(.bulk, $0.count, then: $0) }
     }
+    mutating func writeBulk(_ value: ByteBuffer) { value.withUnsafeReadableBytes { writeHeader(.bulk, $0.count, then: $0) } }
     /// `-ERR message`; a CR or LF (an argument's) becomes a space.
     mutating func writeError(_ message: String) {
         writeBytes(Array("-ERR \(message)".utf8.map { $0 == 13 || $0 == 10 ? 32 : $0 }) + [13, 10])
