@@ -8,9 +8,11 @@ import ComposeFraming
 /// (1 GB; past it the connection closes unanswered). A protocol error is a
 /// `FramingError.malformedFrame` in redis's words. As redis, the CR LF after a
 /// bulk string is not checked. GET and SET come out as such, matched and
-/// their key hashed while the bytes are in hand (`seed`: the keys' hashes').
+/// their key hashed while the bytes are in hand (`seed`: the store's, without
+/// a default: keys hashed with another seed would never be found).
 struct RESPDecoder: FrameDecoder {
-    var maximumBulkLength = 64 << 20, maximumFrameLength = 256 << 20, seed: UInt64 = 0
+    var maximumBulkLength = 64 << 20, maximumFrameLength = 256 << 20
+    var seed: UInt64
     var inline = LineDecoder(maximumLength: .bytes(64 << 10))
     /// An incomplete array: its length, arguments read, next one's offset.
     var pending = (count: 0, done: 0, offset: 0)
