@@ -84,6 +84,26 @@ import Testing
         #expect(!terminal.isEntered)
     }
 
+    @Test func aTerminalThatHangsUpShutsTheAppDown() {
+        let app = TestApp(root: Root())
+        let terminal = app.context.simulatedTerminal!
+        terminal.type(Array("ab".utf8))
+        terminal.hangUp()
+        app.runUntilExit()
+        #expect(app.hasExited)
+        #expect(app.exitStatus == 1)
+        #expect(!terminal.isEntered)
+        // What was typed before it hung up was still read.
+        #expect(app.run { app.root(as: Root.self)!.draft.text } == "ab")
+    }
+
+    @Test func withoutATerminalTheEndOfTheKeysDoesNotEndTheApp() {
+        let app = TestApp(root: Root(), setUp: { $0.context.simulatedTerminal!.isTerminal = false })
+        app.context.simulatedTerminal!.hangUp()
+        app.runUntilIdle()
+        #expect(!app.hasExited)
+    }
+
     @Test func aResizeLaysTheScreenOutAgain() {
         let app = TestApp(root: Root())
         app.context.simulatedTerminal!.resize(columns: 25, rows: 5)

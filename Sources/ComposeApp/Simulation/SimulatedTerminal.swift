@@ -12,6 +12,7 @@ package final class SimulatedTerminal {
         fileprivate weak var terminal: SimulatedTerminal?
         fileprivate var onInput: (@MainActor (UnsafeRawBufferPointer) -> Void)?
         fileprivate var onResize: (@MainActor (Int, Int) -> Void)?
+        fileprivate var onEnd: (@MainActor () -> Void)?
 
         fileprivate init(terminal: SimulatedTerminal) {
             self.terminal = terminal
@@ -21,6 +22,7 @@ package final class SimulatedTerminal {
         func close() {
             onInput = nil
             onResize = nil
+            onEnd = nil
             terminal?.detach(self)
             terminal = nil
         }
@@ -80,6 +82,17 @@ package final class SimulatedTerminal {
         }
     }
 
+    /// Hangs the terminal up (its window closed, the SSH connection
+    /// dropped): what was typed is still read, then the app's input ends,
+    /// as a read of a hung-up terminal does.
+    package func hangUp() {
+        context?.simulate { [weak self] in
+            guard let self else { return }
+            self.deliver()
+            for connection in self.connections { connection.onEnd?() }
+        }
+    }
+
     /// Forgets the output kept so far.
     package func clearOutput() {
         clearedByteCount += output.count
@@ -89,10 +102,15 @@ package final class SimulatedTerminal {
 
     // MARK: The app's side
 
-    func connect(onInput: @escaping @MainActor (UnsafeRawBufferPointer) -> Void, onResize: @escaping @MainActor (Int, Int) -> Void) -> Connection {
+    func connect(
+        onInput: @escaping @MainActor (UnsafeRawBufferPointer) -> Void,
+        onResize: @escaping @MainActor (Int, Int) -> Void,
+        onEnd: @escaping @MainActor () -> Void = {}
+    ) -> Connection {
         let connection = Connection(terminal: self)
         connection.onInput = onInput
         connection.onResize = onResize
+        connection.onEnd = onEnd
         connections.append(connection)
         // Reading the keyboard keeps the app running, as a read handle
         // keeps a loop alive.

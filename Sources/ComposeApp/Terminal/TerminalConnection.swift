@@ -90,7 +90,8 @@ package final class TerminalConnection {
             guard simulatedConnection == nil else { return }
             simulatedConnection = simulated.connect(
                 onInput: { [weak self] bytes in self?.onInput?(bytes) },
-                onResize: { [weak self] columns, rows in self?.onResize?(columns, rows) }
+                onResize: { [weak self] columns, rows in self?.onResize?(columns, rows) },
+                onEnd: { [weak self] in self?.onError?(nil) }
             )
             return
         }

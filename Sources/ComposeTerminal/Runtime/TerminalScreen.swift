@@ -61,6 +61,7 @@ package final class TerminalScreen: AppPresentation {
         context.countsSends = true
         screen.device.input += { [weak screen] input in screen?.received(input) }
         screen.device.resized += { [weak screen] _ in screen?.needsFrame = true }
+        screen.device.didLoseInput += { [weak screen] in screen?.inputEnded() }
         context.observeTurnEnds { [weak screen] in screen?.turnEnded() }
         context.terminalStore = screen
         screen.drawFrame()
@@ -73,6 +74,17 @@ package final class TerminalScreen: AppPresentation {
         isStopped = true
         device.stop()
         if context?.terminalStore === self { context?.terminalStore = nil }
+    }
+
+    /// The terminal's input ended: on a terminal, it hung up (its window
+    /// closed, the SSH connection dropped; the SIGHUP that comes with it
+    /// means "reload" to an app), and nobody can see or type to the app
+    /// any more: it shuts down. Without a terminal, a pipe of keys ended;
+    /// the app goes on (timers, connections), shut down as any app.
+    private func inputEnded() {
+        guard drawsOnTerminal, !isStopped, let context else { return }
+        context.logger.info("The terminal went away (its input ended): shutting down.")
+        context.shutdown.request(status: 1, reason: "the terminal went away")
     }
 
     // MARK: Frames
