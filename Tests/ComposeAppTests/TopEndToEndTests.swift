@@ -30,13 +30,19 @@ struct TopEndToEndTests {
 
             let ada = try await chat.connect(as: "ada")
             let bob = try chat.connect()
-            screen = try await session.waitForScreen("two sessions") { Self.sessionRows($0) == ["1", "2"] }
+            // The tree and the connections come from two requests: each
+            // shows when its reply came.
+            screen = try await session.waitForScreen("two sessions and two connections") {
+                Self.sessionRows($0) == ["1", "2"] && $0.contains("connections 2")
+            }
             #expect(screen.contains("instances 2  connections 2"), "\(screen)")
             #expect(screen.contains("sessions  InstanceComponent  2 instan"), "\(screen)")
             #expect(screen.contains("127.0.0.1:"), "\(screen)")
 
             bob.disconnect()
-            screen = try await session.waitForScreen("one session left") { Self.sessionRows($0) == ["1"] }
+            screen = try await session.waitForScreen("one session and one connection left") {
+                Self.sessionRows($0) == ["1"] && $0.contains("connections 1")
+            }
             #expect(screen.contains("instances 1  connections 1"), "\(screen)")
             // The picture in the README.
             if let path = ProcessInfo.processInfo.environment["COMPOSE_TOP_CAPTURE"] {
