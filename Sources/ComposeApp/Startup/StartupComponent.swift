@@ -74,14 +74,7 @@ extension StartupComponent {
 
     /// Runs the app; `@main` calls it. Never returns.
     public static func main() {
-        let runtime: Runtime
-        do {
-            runtime = try Runtime(name: ComponentTree.defaultLabel(for: Self.self), configuration: configuration)
-        } catch {
-            Diagnostics.logger.critical("Cannot start the app: \(error)")
-            exit(1)
-        }
-        runtime.run(Self.self)
+        makeRuntime().run(Self.self)
     }
 
     /// Runs the app as ``main()`` does, with `arguments` (without a
@@ -90,14 +83,17 @@ extension StartupComponent {
     /// (`compose top 4242` runs its app with `--socket ...`). Never
     /// returns.
     package static func run(arguments: [String]) -> Never {
-        let runtime: Runtime
+        makeRuntime().run(Self.self, arguments: arguments)
+    }
+
+    /// The runtime of this app, or exit 1 when its loop cannot be made.
+    private static func makeRuntime() -> Runtime {
         do {
-            runtime = try Runtime(name: ComponentTree.defaultLabel(for: Self.self), configuration: configuration)
+            return try Runtime(name: ComponentTree.defaultLabel(for: Self.self), configuration: configuration)
         } catch {
             Diagnostics.logger.critical("Cannot start the app: \(error)")
             exit(1)
         }
-        runtime.run(Self.self, arguments: arguments)
     }
 }
 
