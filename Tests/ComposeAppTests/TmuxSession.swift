@@ -45,6 +45,8 @@ struct TmuxSession {
         // server may be gone already.
         var attempts = 1
         while status != 0, status != -1, attempts < 3, arguments.first != "kill-server" {
+            // Real time: a busy tmux server and another process's client,
+            // with no event to await; a short pause before trying again.
             try await Task.sleep(for: .milliseconds(200))
             status = system(command)
             attempts += 1
@@ -101,14 +103,8 @@ struct TmuxSession {
     func waitForScreen(
         _ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: (String) -> Bool
     ) async throws -> String {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(20)
-        var screen = ""
-        while clock.now < deadline {
-            screen = try await capture()
-            if condition(screen) { return screen }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        if let screen = try await screen(within: 20, condition) { return screen }
+        let screen = try await capture()
         Issue.record("The screen never showed \(what). It shows:\n\(screen)", sourceLocation: sourceLocation)
         throw CancellationError()
     }
@@ -122,7 +118,8 @@ struct TmuxSession {
         while clock.now < deadline {
             let screen = try await capture()
             if condition(screen) { return screen }
-            // tmux has no way to say the screen changed.
+            // Real time: the app is another process in a real terminal, and
+            // tmux has no way to say its screen changed, so it is polled.
             try await Task.sleep(for: .milliseconds(50))
         }
         return nil
