@@ -3,10 +3,6 @@ import Glibc
 #endif
 
 extension TerminalScreen {
-    /// The bindings asked, in order, as of the last frame (see
-    /// ``ViewComponent/keyBindings``).
-    package var activeBindings: [KeyBinding] { bindings.map(\.binding) }
-
     /// One input from the terminal: to the first binding that takes it,
     /// else the screen's own answer; a frame follows at the turn's end.
     func received(_ input: TerminalInput) {

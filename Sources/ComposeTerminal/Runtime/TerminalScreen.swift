@@ -24,8 +24,6 @@ package final class TerminalScreen: AppPresentation {
     package internal(set) var focus: FocusID?
     /// Whether frames go to a terminal (else: printed lines).
     package let drawsOnTerminal: Bool
-    /// Frames drawn (each a layout of the whole view tree).
-    package private(set) var frameCount = 0
     /// The size line output lays frames out in.
     package static let lineOutputSize = Size(width: 80, height: 24)
 
@@ -136,7 +134,6 @@ package final class TerminalScreen: AppPresentation {
                 tree.focus(on: wanted)
             }
         }
-        frameCount += 1
         countedSends = context.countedSends
         if drawsOnTerminal {
             bytes.removeAll(keepingCapacity: true)
