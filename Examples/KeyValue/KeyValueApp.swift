@@ -1,6 +1,5 @@
-// A key-value server speaking redis's protocol (RESP2) on the framing API:
-// `swift run -c release ComposeKeyValue`, then `redis-cli -p 6380`. The tree:
-// KeyValueApp, its listener, and sessions: one KeyValueSession per connection.
+// A key-value server speaking redis's protocol (RESP2) on the framing API: `swift run -c release
+// ComposeKeyValue`, then `redis-cli -p 6380`. The tree: the app, its listener, one session a client.
 import ComposeFraming
 
 @main
@@ -30,9 +29,7 @@ struct KeyValueApp: Component, StartupComponent {
         }
         sessions.forward(\.connection.didClose) += { id, _ in sessions.remove(id) }
         listener.errors += { error in
-            guard !listener.isListening else { return }
-            Application.print("cannot listen: \(error)")
-            Application.shutdown(status: 1)
+            if !listener.isListening { Application.print("cannot listen: \(error)"); Application.shutdown(status: 1) }
         }
         didAppear += { if listener.isListening { Application.print("listening on \(listener.host):\(listener.port)") } }
     }
@@ -46,7 +43,7 @@ struct KeyValueSession: Component {
     let maximumBulkLength: Int
 
     var observers: Void {
-        connection.frames(using: RESPDecoder(maximumBulkLength: maximumBulkLength, seed: store.seed)) += { request in
+        connection.frames(using: RESPDecoder(maximumBulkLength: maximumBulkLength)) += { request in
             var quits = false
             if request.key == nil && request.arguments.isEmpty { return }
             connection.write { quits = store.execute(request, into: &$0) }

@@ -1,65 +1,53 @@
 import ComposeFraming
 
-/// RESP2 requests as redis reads them: arrays of bulk strings, or inline
-/// commands split at spaces; a command's arguments (none: a blank line, `*0`)
-/// are slices of the input (binary-safe). Limits (redis's in brackets): bulk
-/// strings of `maximumBulkLength` bytes (64 MiB; 512 MB), 1,048,576 arguments,
-/// count lines of 32 bytes (64 KiB), inline commands of 64 KiB, 256 MiB in all
-/// (1 GB; past it the connection closes unanswered). A protocol error is a
-/// `FramingError.malformedFrame` in redis's words. As redis, the CR LF after a
-/// bulk string is not checked. GET and SET come out as such, matched and
-/// their key hashed while the bytes are in hand (`seed`: the store's, without
-/// a default: keys hashed with another seed would never be found).
+/// RESP2 requests as redis reads them: arrays of bulk strings, or inline commands split at
+/// spaces; arguments are slices of the input (binary-safe). Limits (redis's in brackets): bulk
+/// strings of `maximumBulkLength` bytes (64 MiB; 512 MB), 1,048,576 arguments, count lines of
+/// 32 bytes (64 KiB), inline commands of 64 KiB, 256 MiB in all (1 GB). A protocol error is a
+/// `FramingError.malformedFrame` in redis's words. GET and SET come out as key and value.
 struct RESPDecoder: FrameDecoder {
     var maximumBulkLength = 64 << 20, maximumFrameLength = 256 << 20
-    var seed: UInt64
     var inline = LineDecoder(maximumLength: .bytes(64 << 10))
-    /// An incomplete array: its length, arguments read, next one's offset.
-    var pending = (count: 0, done: 0, offset: 0)
+    var pending = (count: 0, done: 0, offset: 0)  // An incomplete array: its length, arguments read, next offset.
 
     mutating func decode(buffer: inout ByteBuffer) throws -> Request? {
         guard let first = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self) else { return nil }
         guard first == UInt8(ascii: "*") else {
             do {
-                return try inline.decode(buffer: &buffer).map { line in Request(arguments: line.readableBytesView.split { $0 == 32 || $0 == 9 }.map { ByteBuffer($0) }) }
+                return try inline.decode(buffer: &buffer).map { Request(arguments: $0.readableBytesView.split { $0 == 32 || $0 == 9 }.map { ByteBuffer($0) }) }
             } catch is FrameTooLarge { throw FramingError.malformedFrame(reason: "too big inline request") }
         }
         // Read in place: one access to the buffer's memory, not one per byte.
-        guard let (arguments, end) = try buffer.withUnsafeReadableBytes({ try array($0, of: buffer) }) else { return nil }
+        guard let (request, end) = try buffer.withUnsafeReadableBytes({ try array($0, of: buffer) }) else { return nil }
         buffer.moveReaderIndex(forwardBy: end)
-        return arguments
+        return request
     }
 
     /// The request of the array `bytes` starts with, and its end; `nil` while incomplete.
     private mutating func array(_ bytes: UnsafeRawBufferPointer, of buffer: ByteBuffer) throws -> (Request, Int)? {
         var (count, done, offset) = pending
         if offset == 0 {
-            guard let (length, next) = try Self.number(bytes, at: 0, "mbulk") else { return nil }
-            guard length <= 1 << 20 else { throw FramingError.malformedFrame(reason: "invalid multibulk length") }
+            guard let (length, next) = try Self.number(bytes, at: 0, "mbulk", in: Int.min ... 1 << 20) else { return nil }
             guard length > 0 else { return (Request(), next) }
             (count, offset) = (length, next)
         }
-        // Collected if read in one call (as a rule); else read again once all there.
-        let collects = done == 0
-        var (arguments, key, value, named) = ([ByteBuffer](), Key?.none, ByteBuffer?.none, false)
+        let collects = done == 0  // Collected when read in one call (the rule), else read again when all there.
+        var (arguments, key, value, isGetOrSet) = ([ByteBuffer](), ByteKey?.none, ByteBuffer?.none, false)
         while done < count, offset < bytes.count {
             guard bytes[offset] == 36 else { throw FramingError.malformedFrame(reason: "expected '$', got '\(Character(Unicode.Scalar(bytes[offset])))'") }
-            guard let (length, start) = try Self.number(bytes, at: offset, "bulk") else { break }
-            guard length >= 0, length <= maximumBulkLength else { throw FramingError.malformedFrame(reason: "invalid bulk length") }
-            let end = start + length + 2
+            guard let (length, start) = try Self.number(bytes, at: offset, "bulk", in: 0 ... maximumBulkLength) else { break }
+            let end = start + length + 2  // As redis, the CR LF after a bulk string is not checked.
             guard end <= maximumFrameLength else { throw FrameTooLarge(length: end, limit: maximumFrameLength, isAnnounced: true) }
             guard end <= bytes.count else { break }
             if collects {
-                // GET and SET: no array, no slice of the name; the key hashed here.
                 let text = UnsafeRawBufferPointer(rebasing: bytes[start ..< start + length])
-                if done == 0, count == 2 && Self.text(text, is: "get") || count == 3 && Self.text(text, is: "set") {
-                    named = true
-                } else if named {
-                    let slice = buffer.getSlice(at: buffer.readerIndex + start, length: length)!
-                    if done == 1 { key = Key(slice, text, seed: seed) } else { value = slice }
+                // Whether `text` is `name` in any case (OR-ing 0x20 lowers a capital, makes no other byte a letter).
+                let named = { (name: StaticString) in text.count == name.utf8CodeUnitCount && text.indices.allSatisfy { text[$0] | 0x20 == name.utf8Start[$0] } }
+                if done == 0, count == 2 && named("get") || count == 3 && named("set") {
+                    isGetOrSet = true  // No array, no slice of the name.
                 } else {
-                    if arguments.isEmpty { arguments.reserveCapacity(min(count, 16)) }
-                    arguments.append(buffer.getSlice(at: buffer.readerIndex + start, length: length)!)
+                    let slice = buffer.getSlice(at: buffer.readerIndex + start, length: length)!
+                    if !isGetOrSet { arguments.append(slice) } else if done == 1 { key = ByteKey(slice, readingFrom: text) } else { value = slice }
                 }
             }
             (done, offset) = (done + 1, end)
@@ -70,17 +58,11 @@ struct RESPDecoder: FrameDecoder {
         return (Request(key: key, value: value, arguments: arguments), offset)
     }
 
-    /// Whether `bytes` are `name` (lowercase ASCII) in any case (OR-ing 0x20
-    /// makes an uppercase letter lowercase and no other byte a letter).
-    static func text(_ bytes: UnsafeRawBufferPointer, is name: StaticString) -> Bool {
-        bytes.count == name.utf8CodeUnitCount && bytes.indices.allSatisfy { bytes[$0] | 0x20 == name.utf8Start[$0] }
-    }
-
-    /// The number after the type byte of the line at `start` (`-`, 1 to 18 digits, no
-    /// leading zero) and where the next line starts; `nil` while incomplete.
-    private static func number(_ bytes: UnsafeRawBufferPointer, at start: Int, _ kind: String) throws -> (Int, Int)? {
+    /// The number after the type byte of the line at `start` (`-`, 1 to 18 digits, no leading
+    /// zero, within `range`) and where the next line starts; `nil` while incomplete.
+    private static func number(_ bytes: UnsafeRawBufferPointer, at start: Int, _ kind: String, in range: ClosedRange<Int>) throws -> (Int, Int)? {
         var end = start + 1
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\r") {
+        while end < bytes.count, bytes[end] != 13 {
             guard end - start < 32 else { throw FramingError.malformedFrame(reason: "too big \(kind) count string") }
             end += 1
         }
@@ -92,20 +74,14 @@ struct RESPDecoder: FrameDecoder {
             let digit = bytes[index] &- UInt8(ascii: "0")
             (value, index, valid) = (value * 10 + Int(digit), index + 1, digit < 10)
         }
-        guard valid else { throw FramingError.malformedFrame(reason: kind == "bulk" ? "invalid bulk length" : "invalid multibulk length") }
+        guard valid, range.contains(negative ? -value : value) else { throw FramingError.malformedFrame(reason: kind == "bulk" ? "invalid bulk length" : "invalid multibulk length") }
         return (negative ? -value : value, end + 2)
     }
 }
 
-/// A command: GET and SET (the commands a cache serves most, matched on
-/// their bytes by the decoder) as their key and value, any other as its
-/// arguments. (An object: each copy of a request on its way to the observer
-/// is then one retain; a struct or an enum of these retains each buffer.)
+/// A command: GET's key, SET's key and value, or any other's arguments.
+/// (A class: handing a request on is one retain, not one per buffer.)
 final class Request {
-    /// GET's key, or SET's key and value.
-    let key: Key?, value: ByteBuffer?
-    /// Any other command's arguments (none for GET and SET).
-    let arguments: [ByteBuffer]
-
-    init(key: Key? = nil, value: ByteBuffer? = nil, arguments: [ByteBuffer] = []) { (self.key, self.value, self.arguments) = (key, value, arguments) }
+    let key: ByteKey?, value: ByteBuffer?, arguments: [ByteBuffer]
+    init(key: ByteKey? = nil, value: ByteBuffer? = nil, arguments: [ByteBuffer] = []) { (self.key, self.value, self.arguments) = (key, value, arguments) }
 }

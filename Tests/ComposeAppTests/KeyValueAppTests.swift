@@ -114,7 +114,7 @@ import Testing
     }
 
     /// Keys of every length around the hash's 8-byte words and the 16 bytes
-    /// compared as words (`Key`), with bytes that differ only in their last
+    /// compared as words (`ByteKey`), with bytes that differ only in their last
     /// byte or in one past the 16th: each comes back with its own value.
     @Test func keysOfEveryLengthFindTheirOwnValue() throws {
         let app = TestApp(KeyValueApp.self)
@@ -129,58 +129,6 @@ import Testing
         client.send(keys.flatMap { Self.command(Array("get".utf8), $0) })
         #expect(client.replies() == keys.map { "$\("v\(unique[$0]!)".utf8.count)\r\nv\(unique[$0]!)\r\n" }.joined())
         #expect(app.root(as: KeyValueApp.self)?.store.entries.count == unique.count)
-    }
-
-    /// A key's hash and equality depend on its bytes only, not on where they
-    /// sit in the buffer (the hash reads them 8 at a time, unaligned).
-    @Test(arguments: [0, 1, 7, 8, 9, 15, 16, 17, 24, 33])
-    func aKeyIsItsBytesWhereverTheySit(length: Int) {
-        var random = SystemRandomNumberGenerator()
-        let bytes = (0 ..< length).map { _ in UInt8.random(in: 0 ... 255, using: &random) }
-        let seed = UInt64.random(in: 0 ... .max, using: &random)
-        let keys = (0 ..< 9).map { offset in
-            var buffer = ByteBuffer(bytes: [UInt8](repeating: 0xAA, count: offset) + bytes + [0x55])
-            buffer.moveReaderIndex(forwardBy: offset)
-            return Key(buffer.getSlice(at: offset, length: length)!, seed: seed)
-        }
-        #expect(Set(keys).count == 1 && keys.allSatisfy { $0.hash == keys[0].hash })
-        #expect(keys[0].copy() == keys[0])
-        if length > 0 {
-            var other = bytes
-            other[length - 1] ^= 1
-            #expect(Key(ByteBuffer(bytes: other), seed: seed) != keys[0])
-        }
-    }
-
-    /// What `Key.==` trusts for a key of 16 bytes or fewer, without the
-    /// hash (which alone already tells these apart): its words and length
-    /// are its bytes. The words are the bytes in little-endian order, zero
-    /// past the end, whether loaded whole or byte by byte; so "a" and "a\0"
-    /// have the same words and differ in length, and one bit changed
-    /// anywhere changes a word.
-    @Test func theWordsAndLengthOfAShortKeyAreItsBytes() {
-        let seed = UInt64.random(in: 0 ... .max)
-        for length in 0 ... 16 {
-            let bytes = (0 ..< length).map { UInt8(truncatingIfNeeded: $0 &* 73 &+ 0x81) }
-            let key = Key(ByteBuffer(bytes: bytes), seed: seed)
-            let words = bytes.enumerated().reduce(into: (UInt64(0), UInt64(0))) { words, byte in
-                let bits = UInt64(byte.element) << (8 * UInt64(byte.offset % 8))
-                if byte.offset < 8 { words.0 |= bits } else { words.1 |= bits }
-            }
-            #expect(key.words.0 == words.0 && key.words.1 == words.1, "length \(length)")
-            for extra in stride(from: 1, through: 16 - length, by: 1) {
-                let longer = Key(ByteBuffer(bytes: bytes + [UInt8](repeating: 0, count: extra)), seed: seed)
-                #expect(longer.words.0 == key.words.0 && longer.words.1 == key.words.1 && longer.bytes.readableBytes != key.bytes.readableBytes && longer != key)
-            }
-            for index in 0 ..< length {
-                for bit in 0 ..< 8 {
-                    var other = bytes
-                    other[index] ^= 1 << bit
-                    let changed = Key(ByteBuffer(bytes: other), seed: seed)
-                    #expect(changed.words.0 != key.words.0 || changed.words.1 != key.words.1, "length \(length), byte \(index), bit \(bit)")
-                }
-            }
-        }
     }
 
     @Test func storedKeysAndValuesAreCopiesThatDoNotHoldTheReadBuffer() throws {
@@ -288,11 +236,11 @@ import Testing
     }
 
     @Test func aCommandPastTheFrameLimitFailsAsSoonAsItsLengthsSaySo() throws {
-        var decoder = RESPDecoder(seed: 0)
+        var decoder = RESPDecoder()
         decoder.maximumFrameLength = 100
         var buffer = ByteBuffer(string: "*2\r\n$3\r\nSET\r\n$90\r\n")
         #expect(throws: FrameTooLarge.self) { try decoder.decode(buffer: &buffer) }
-        var fits = RESPDecoder(seed: 0)
+        var fits = RESPDecoder()
         fits.maximumFrameLength = 100
         var small = ByteBuffer(string: "*2\r\n$3\r\nSET\r\n$80\r\n")
         #expect(try fits.decode(buffer: &small) == nil)
