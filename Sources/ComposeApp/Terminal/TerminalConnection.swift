@@ -138,6 +138,29 @@ package final class TerminalConnection {
         }
     }
 
+    /// Stops the app as a shell job (Ctrl+Z): gives the terminal back
+    /// (``leave()``: the undoing bytes, the termios as it was), stops the
+    /// process's job with SIGTSTP's default action, and once it is
+    /// continued (SIGCONT: `fg`) calls `continued`, which enters again.
+    /// Live, the process stops inside this call and `continued` runs before
+    /// it returns (at once when SIGTSTP is ignored: no job control). In a
+    /// test context the simulated terminal records the stop
+    /// (``SimulatedTerminal/isSuspended``) and calls `continued` when the
+    /// test sends SIGCONT (`app.send(.continue)`). Does nothing when not
+    /// entered.
+    package func suspend(continued: @escaping @MainActor () -> Void) {
+        guard isEntered else { return }
+        leave()
+        if let simulated {
+            simulated.suspend(continued: continued)
+            return
+        }
+        if !TerminalRestoration.stopAsJob() {
+            context?.logger.info("Ctrl+Z: SIGTSTP is ignored (no job control): the app goes on.")
+        }
+        continued()
+    }
+
     /// Shows `bytes`: one write, queued on the loop (a test context's
     /// terminal keeps them). Does nothing when it is not a terminal.
     package func write(_ bytes: UnsafeRawBufferPointer) {
