@@ -176,12 +176,14 @@ package final class TerminalDevice {
     /// Turns the modes off and raw mode off exactly as they were, and
     /// stops reading. Idempotent.
     package func stop() {
-        isSuspended = false
         if isReading {
             isReading = false
             connection.stop()
         }
-        guard isActive else { return }
+        // Suspended, the modes are off already but input is still read.
+        let wasSuspended = isSuspended
+        isSuspended = false
+        guard isActive || wasSuspended else { return }
         isActive = false
         cancelEscapeTimer()
         connection.stop()
