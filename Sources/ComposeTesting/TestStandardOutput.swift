@@ -25,13 +25,14 @@ public struct TestStandardOutput {
     /// Closes the reading end, as `head -1` does once it has its line
     /// (`app | head -1`): what the app prints from now on is dropped, and
     /// its writes fail as with `EPIPE`. `Application.print` goes on
-    /// (dropping the lines); a terminal app's plain-line output shuts the
-    /// app down (ComposeTerminal).
+    /// (dropping the lines); a terminal app printing plain lines
+    /// (ComposeTerminal) hears of it at once, as a live one watching its
+    /// pipe does, and shuts down with status 0.
     ///
     /// ```swift
     /// app.standardOutput.closeReader()
-    /// app.run { app.root.stepper.count += 1 }
-    /// #expect(app.hasExited)
+    /// app.runUntilExit()
+    /// #expect(app.exitStatus == 0)
     /// ```
     public func closeReader() {
         output.closeReader()

@@ -125,9 +125,9 @@ struct Printer: Component {
         let app = TestApp(root: StepperApp(), setUp: { $0.context.simulatedTerminal!.isTerminal = false })
         #expect(app.standardOutput.lines.first == "┌ Stepper " + String(repeating: "─", count: 69) + "┐")
         let printed = app.standardOutput.lines
-        // `stepper | head -3`: head has its lines and exits.
+        // `stepper | head -3`: head has its lines and exits. The app hears
+        // of it at once (a live one watches its pipe), with nothing to print.
         app.standardOutput.closeReader()
-        app.press("+")
         app.runUntilExit()
         #expect(app.hasExited)
         #expect(app.exitStatus == 0)
@@ -135,15 +135,15 @@ struct Printer: Component {
         #expect(app.logs.contains { $0.message.contains("Standard output's reader went away") })
     }
 
-    @Test func withoutATerminalAnUnchangedScreenPrintsNothingAndGoesOn() {
-        let app = TestApp(root: StepperApp(), setUp: { $0.context.simulatedTerminal!.isTerminal = false })
-        app.standardOutput.closeReader()
-        // A key that changes nothing prints nothing: nothing tells yet.
-        app.press("x")
-        #expect(!app.hasExited)
-        app.press("+")
+    @Test func aReaderGoneBeforeTheFirstLineEndsTheAppAtItsFirstWrite() {
+        let app = TestApp(root: StepperApp(), setUp: { app in
+            app.context.simulatedTerminal!.isTerminal = false
+            app.standardOutput.closeReader()
+        })
         app.runUntilExit()
         #expect(app.exitStatus == 0)
+        #expect(app.standardOutput.lines.isEmpty)
+        #expect(app.logs.filter { $0.message.contains("Standard output's reader went away") }.count == 1)
     }
 
     @Test func applicationPrintToAClosedReaderDropsTheLineAndGoesOn() {

@@ -40,6 +40,7 @@ package final class TerminalConnection {
     private var input: StreamHandle?
     private var output: StreamHandle?
     private var resize: SignalHandle?
+    private var outputWatch: PollHandle?
 
     /// The terminal of `context` (or of the running app).
     package init(context: AppContext?) {
@@ -107,6 +108,45 @@ package final class TerminalConnection {
                 self.onError?(nil)
             }
         }, onError: { [weak self] error in self?.onError?(error) })
+    }
+
+    /// Calls `gone` once, on the loop, when standard output's reader goes
+    /// away, without waiting for a write to fail: for an app printing
+    /// plain lines into a pipe (`app | head -1`) whose screen may not
+    /// change again. Live, only when standard output is a pipe (a FIFO):
+    /// a writing end of the pipe of its own (`/proc/self/fd/1` opened
+    /// again, so that the shared description stays blocking) is watched
+    /// for the error a pipe reports once it has no reader (`EPOLLERR`).
+    /// A file, a socket or a terminal is not watched (a write's `EPIPE`
+    /// still tells). In a test context: when the test closes the simulated
+    /// reader (`TestApp.standardOutput.closeReader()`).
+    package func watchOutputReader(_ gone: @escaping @MainActor () -> Void) {
+        guard outputWatch == nil else { return }
+        if let output = context?.simulatedStandardOutput {
+            let context = context
+            output.whenReaderCloses { context?.simulate(gone) }
+            return
+        }
+        guard simulated == nil else { return }
+        var info = stat()
+        guard fstat(STDOUT_FILENO, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else { return }
+        let descriptor = open("/proc/self/fd/1", O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            // ENXIO: a FIFO with no reader left cannot be opened for
+            // writing without blocking; anything else: not watched.
+            if errno == ENXIO { context?.simulate(gone) }
+            return
+        }
+        do {
+            let loop = try EventLoop.resolve(context, for: "TerminalConnection.watchOutputReader")
+            outputWatch = try PollHandle.watching(ownedDescriptor: descriptor, on: loop) { [weak self] in
+                self?.outputWatch?.close()
+                self?.outputWatch = nil
+                gone()
+            }
+        } catch {
+            context?.logger.debug("Standard output's reader is not watched: \(error)")
+        }
     }
 
     /// Raw mode, and `sequence` armed to undo what the app turns on (see
@@ -188,6 +228,8 @@ package final class TerminalConnection {
     package func stop() {
         input?.close()
         input = nil
+        outputWatch?.close()
+        outputWatch = nil
         resize?.close()
         resize = nil
         simulatedConnection?.close()

@@ -69,6 +69,9 @@ package final class TerminalScreen: AppPresentation {
         screen.device.resized += { [weak screen] _ in screen?.needsFrame = true }
         screen.device.didLoseInput += { [weak screen] in screen?.inputEnded() }
         screen.device.didContinue += { [weak screen] in screen?.continued() }
+        if !screen.drawsOnTerminal {
+            screen.device.watchOutputReader { [weak screen] in screen?.outputReaderWentAway() }
+        }
         context.observeTurnEnds { [weak screen] in screen?.turnEnded() }
         context.terminalStore = screen
         screen.drawFrame()
@@ -218,9 +221,11 @@ package final class TerminalScreen: AppPresentation {
     /// with status 0: the reader taking what it wanted and leaving is how
     /// `head`, `grep -q` and `less` say "enough", not an error (and 0 keeps
     /// `set -o pipefail` scripts going; a process killed by SIGPIPE would
-    /// exit with 141). Nothing more is printed.
+    /// exit with 141). Nothing more is printed. Heard of from the failed
+    /// write, or at once, when standard output is a pipe, from the device
+    /// watching it (``TerminalDevice/watchOutputReader(_:)``).
     private func outputReaderWentAway() {
-        guard !isOutputGone, let context else { return }
+        guard !isOutputGone, !isStopped, let context else { return }
         isOutputGone = true
         context.logger.info("Standard output's reader went away (a pipe closed): shutting down.")
         context.shutdown.request(status: 0, reason: "standard output's reader went away")

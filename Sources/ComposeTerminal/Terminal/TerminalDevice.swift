@@ -125,6 +125,14 @@ package final class TerminalDevice {
         return true
     }
 
+    /// Calls `gone` once, on the loop, when standard output's reader goes
+    /// away (a pipe whose reader exited), without waiting for a write to
+    /// fail: for an app without a terminal printing plain lines. Only a
+    /// pipe is watched (see ComposeApp's `TerminalConnection`).
+    package func watchOutputReader(_ gone: @escaping @MainActor () -> Void) {
+        connection.watchOutputReader(gone)
+    }
+
     /// Writes `bytes` in one write (a frame). Returns false, writing
     /// nothing, while the modes are off (not started, stopped, or not a
     /// terminal).
