@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +216,38 @@ static inline int compose_terminal_arm(int termios_fd, int output_fd, const char
     }
     __atomic_store_n(&state->armed, COMPOSE_TERMINAL_ARMED, __ATOMIC_RELEASE);
     return 0;
+}
+
+/* Stops the process's job as Ctrl+Z does in a shell (the terminal must
+   have been given back first): SIGTSTP to the whole process group, as
+   the terminal driver sends it when ISIG is on (so `make run` and the app
+   stop together and the shell sees the job stopped), with this process's
+   action set to the default (stop) and the signal unblocked meanwhile.
+   The kernel delivers a signal a thread sends to its own process group
+   to that thread before kill(2) returns, so this returns once the
+   process is continued (SIGCONT: `fg`, `bg`); the action and mask found
+   before are put back then. A process started with SIGTSTP ignored (no
+   job control) is not stopped, nor is one of an orphaned process group
+   (the kernel discards the signal: nobody could continue it). Returns 1
+   if SIGTSTP was sent, 0 if it is ignored, -errno on a failure. Called on
+   the loop thread only, never from a signal handler. */
+static inline int compose_terminal_stop_as_job(void) {
+    struct sigaction previous;
+    if (sigaction(SIGTSTP, NULL, &previous) != 0) return -errno;
+    if (!(previous.sa_flags & SA_SIGINFO) && previous.sa_handler == SIG_IGN) return 0;
+    struct sigaction stop;
+    memset(&stop, 0, sizeof stop);
+    stop.sa_handler = SIG_DFL;
+    sigemptyset(&stop.sa_mask);
+    if (sigaction(SIGTSTP, &stop, NULL) != 0) return -errno;
+    sigset_t tstp, mask;
+    sigemptyset(&tstp);
+    sigaddset(&tstp, SIGTSTP);
+    pthread_sigmask(SIG_UNBLOCK, &tstp, &mask);
+    int result = kill(0, SIGTSTP) == 0 ? 1 : -errno;
+    pthread_sigmask(SIG_SETMASK, &mask, NULL);
+    sigaction(SIGTSTP, &previous, NULL);
+    return result;
 }
 
 /* Whether `fd` is a terminal. */

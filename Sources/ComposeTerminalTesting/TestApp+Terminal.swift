@@ -90,6 +90,23 @@ extension TestApp {
             && !terminal.isBracketedPaste && !terminal.isMouseReporting && terminal.style == .plain
     }
 
+    /// Whether the app stopped itself as a shell job (Ctrl+Z with no
+    /// binding for it) and waits to be continued. A live app would stop
+    /// in `kill(0, SIGTSTP)` after giving the terminal back; a test app
+    /// only records the stop (its clock and the test go on) and continues
+    /// when the test sends SIGCONT, as a shell's `fg` does: the modes come
+    /// back and the whole screen is drawn again.
+    ///
+    /// ```swift
+    /// app.press(.ctrl("z"))
+    /// #expect(app.isSuspended && app.isTerminalRestored)
+    /// app.send(.continue)
+    /// #expect(!app.isSuspended && app.screen == before)
+    /// ```
+    public var isSuspended: Bool {
+        context.simulatedTerminal?.isSuspended ?? false
+    }
+
     // MARK: Typing
 
     /// How long `press(_:times:sourceLocation:)` lets the clock run after

@@ -37,7 +37,7 @@ import Testing
         │                                                          │
         │                                                          │
         └──────────────────────────────────────────────────────────┘
-        Enter add  Ctrl+d delete  Escape quit  Tab next  Ctrl+C quit
+        Enter add  Ctrl+D delete  Escape quit  Tab next  Ctrl+C quit
         """)
         // The selected note is drawn reversed across the list's width; the
         // cursor stands in the empty field.
@@ -75,7 +75,7 @@ import Testing
         }
         app.press(.tab)
         // The list's keys are shown while it has the focus.
-        #expect(app.screenLines.last == "Up previous  Down next  Ctrl+d delete  Escape quit  Tab nex…")
+        #expect(app.screenLines.last == "Up previous  Down next  Ctrl+D delete  Escape quit  Tab nex…")
         app.press(.up, times: 2)
         #expect(notes.state.selection == 0)
         app.press(.down)

@@ -51,7 +51,7 @@ struct TerminalEndToEndTests {
             try await session.press("F5")
             try await session.press("C-c")
             try await session.press("Escape")
-            screen = try await session.waitFor("[a] [Ctrl+Up] [Alt+x] [F5] [Ctrl+c] [Escape]")
+            screen = try await session.waitFor("[a] [Ctrl+Up] [Alt+x] [F5] [Ctrl+C] [Escape]")
 
             try await session.paste("hello\nworld")
             screen = try await session.waitFor("paste [hello|world]")

@@ -5,7 +5,7 @@ import Testing
 /// field, a list, key bindings, a help line) in a real terminal, tmux: the
 /// screens it shows as keys are typed, a resize laid out again, and after
 /// SIGTERM the terminal given back (normal screen, `echo` and `icanon` on
-/// in `stty -a`). Skipped without tmux (`make test` installs it).
+/// in `stty -a`), and Ctrl+Z and `fg`. Skipped without tmux (`make test` installs it).
 @Suite(.enabled(if: TmuxSession.path != nil, "tmux is not installed (apt-get install tmux; `make test` installs it): the terminal end-to-end tests need a real terminal"))
 struct ViewsEndToEndTests {
     @Test func theScreensFollowTheKeysAResizeAndSIGTERMGivesTheTerminalBack() async throws {
@@ -60,6 +60,71 @@ struct ViewsEndToEndTests {
             try await TerminalEndToEndTests.expectGivenBack(session, exit: "0")
             screen = try await session.capture()
             #expect(!screen.contains("Views fixture"), "still on the app's screen:\n\(screen)")
+        }
+    }
+
+    /// Ctrl+Z stops the app as a shell job with the terminal given back
+    /// (the shell's screen, `echo` and `icanon` in `stty -a`); `fg`
+    /// continues it: its screen drawn whole again, keys read raw again.
+    @Test func ctrlZStopsTheAppWithTheTerminalGivenBackAndFgBringsItBack() async throws {
+        try await TmuxSession.run(environment: ["SWIFT_BACKTRACE": "enable=no"]) { session in
+            let fixture = try FixtureProcess.executableURL("ViewsFixture").path
+            try await session.type("'\(fixture)'")
+            try await session.press("Enter")
+            var screen = try await session.waitFor("Views fixture")
+            let pid = try #require(screen.split(separator: "\n").first.flatMap { line in
+                line.split(separator: " ").drop { $0 != "pid" }.dropFirst().first.flatMap { Int32($0) }
+            }, "no pid in the title:\n\(screen)")
+            try await session.type("cheese")
+            screen = try await session.waitFor("│new: cheese")
+
+            try await session.press("C-z")
+            screen = try await session.waitForScreen("the job stopped") { $0.contains("Stopped") && !$0.contains("Views fixture") }
+            #expect(try await session.format("#{alternate_on}") == "0")
+            #expect(try await session.format("#{cursor_flag}") == "1")
+            try await session.type("stty -a")
+            try await session.press("Enter")
+            screen = try await session.waitFor("icanon")
+            let words = Set(screen.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
+            #expect(words.contains("echo") && !words.contains("-echo"), "\(screen)")
+            #expect(words.contains("icanon") && !words.contains("-icanon"), "\(screen)")
+
+            try await session.type("fg")
+            try await session.press("Enter")
+            screen = try await session.waitForScreen("the app's whole screen again") {
+                $0.contains("Views fixture") && $0.contains("│new: cheese") && $0.contains("Ctrl+C quit")
+            }
+            #expect(try await session.format("#{alternate_on}") == "1")
+            #expect(!screen.contains("icanon"), "the shell's lines are still on the app's screen:\n\(screen)")
+            // Raw again: a key reaches the field at once, without echo.
+            try await session.type("!")
+            screen = try await session.waitFor("│new: cheese!")
+
+            #expect(kill(pid, SIGTERM) == 0)
+            try await session.waitForScreen("the shell's screen") { !$0.contains("Views fixture") }
+            try await session.type("echo EXIT=$?; stty -a")
+            try await session.press("Enter")
+            try await TerminalEndToEndTests.expectGivenBack(session, exit: "0")
+        }
+    }
+
+    /// Without a terminal, in a pipe to `head -1`: once head has its line
+    /// and is gone, the app hears of it (it watches its pipe) and shuts
+    /// down, with status 0, although its screen never changes again and
+    /// its keys' pipe stays open and brings nothing: it would run on
+    /// without this (the status is echoed right after it ends, in the
+    /// same group, with `sleep` still running on its keys' pipe).
+    @Test func inAPipeWhoseReaderWentAwayTheAppEnds() async throws {
+        try await TmuxSession.run(environment: ["SWIFT_BACKTRACE": "enable=no"]) { session in
+            let fixture = try FixtureProcess.executableURL("ViewsFixture").path
+            try await session.type("sleep 60 | { '\(fixture)'; echo APP=$? >&2; } | head -1")
+            try await session.press("Enter")
+            let screen = try await session.waitForScreen("the app's exit status") {
+                $0.split(separator: "\n").contains { $0.hasPrefix("APP=") }
+            }
+            #expect(screen.contains("APP=0"), "\(screen)")
+            #expect(screen.contains("Views fixture"), "head's line:\n\(screen)")
+            #expect(screen.contains("Standard output's reader went away"), "\(screen)")
         }
     }
 }

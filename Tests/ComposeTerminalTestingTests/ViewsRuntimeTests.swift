@@ -274,6 +274,30 @@ extension NotesApp: ViewComponent {
         #expect(app.screenCursor == Point(x: 12, y: 0))
     }
 
+    /// A window made so small that the focused field is not drawn moves
+    /// the focus to the first field meanwhile; made larger again, the
+    /// focus is the user's again.
+    @Test func aResizeThatHidesTheFocusedFieldKeepsTheUsersFocus() {
+        let app = TestApp(root: Form(), setUp: { $0.resize(width: 40, height: 6) })
+        app.press(.tab)
+        #expect(app.screenCursor == Point(x: 7, y: 1))
+        app.resize(width: 40, height: 1)
+        #expect(app.screen == "name:  your name")
+        #expect(app.screenCursor == Point(x: 7, y: 0))
+        app.resize(width: 30, height: 3)
+        app.resize(width: 40, height: 6)
+        #expect(app.screenCursor == Point(x: 7, y: 1))
+        app.type("ada")
+        #expect(app.screenLines[0] == "name:  your name")
+        #expect(app.screenLines[1] == "email: ada")
+        // Moving the focus while the field is hidden is the user's choice:
+        // it stays where they put it.
+        app.resize(width: 40, height: 1)
+        app.press(.tab)
+        app.resize(width: 40, height: 6)
+        #expect(app.screenCursor == Point(x: 7, y: 0))
+    }
+
     @Test func aFocusedTextFieldEditsItsTextInput() {
         let app = TestApp(root: Form(), setUp: { $0.resize(width: 40, height: 6) })
         #expect(app.screenLines[0] == "name:  your name")

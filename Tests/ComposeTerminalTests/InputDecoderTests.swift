@@ -48,6 +48,21 @@ import Testing
         #expect(KeyEvent(.up, modifiers: .control).description == "Ctrl+Up")
     }
 
+    /// Keys as help lines show them: a letter with Control in capitals
+    /// (Control ignores case), other characters as typed (Alt+x is not
+    /// Alt+X).
+    @Test func aKeysDescriptionIsHowAHelpLineShowsIt() {
+        #expect(KeyEvent.ctrl("d").description == "Ctrl+D")
+        #expect(KeyEvent.ctrl("D").description == "Ctrl+D")
+        #expect(KeyEvent(.character("x"), modifiers: [.control, .alt]).description == "Ctrl+Alt+X")
+        #expect(KeyEvent.ctrl("]").description == "Ctrl+]")
+        #expect(KeyEvent.ctrl(" ").description == "Ctrl+Space")
+        #expect(KeyEvent.alt("x").description == "Alt+x")
+        #expect(KeyEvent.alt("X").description == "Alt+X")
+        #expect(KeyEvent("q").description == "q")
+        #expect(KeyEvent(.delete, modifiers: .control).description == "Ctrl+Delete")
+    }
+
     @Test func tildeKeysAndFunctionKeys() {
         let text = "\u{1B}[2~\u{1B}[3~\u{1B}[5~\u{1B}[6~\u{1B}[1~\u{1B}[4~\u{1B}[15~\u{1B}[24~\u{1B}[3;5~"
         #expect(Self.decode(text) == Self.keys([

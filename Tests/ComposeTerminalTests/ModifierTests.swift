@@ -24,6 +24,23 @@ import Testing
         #expect(Text("hi").border().sizeThatFits(ProposedSize(width: 10, height: 10)) == Size(width: 4, height: 3))
     }
 
+    /// A stack measures a child's least by offering it nothing: a titled
+    /// border asks for its whole title even then, so a pane beside a
+    /// greedy one keeps "┌ Stepper ─┐" (it was "┌ Steppe…─┐").
+    @Test func aTitledBorderAsksForRoomForItsTitle() {
+        #expect(Text("x").border(title: "Stepper").sizeThatFits(ProposedSize(width: 0, height: 3)) == Size(width: 12, height: 3))
+        #expect(Text("x").border(title: "").sizeThatFits(ProposedSize(width: 0, height: 3)) == Size(width: 2, height: 3))
+        let row = HStack {
+            Text(String(repeating: "x", count: 30)).border(title: "Log")
+            Text("count").border(title: "Stepper")
+        }
+        #expect(render(row, width: 30, height: 3) == lines(
+            "┌ Log ───────────┐┌ Stepper ─┐",
+            "│xxxxxxxxxxxxxxx…││count     │",
+            "└────────────────┘└──────────┘"
+        ))
+    }
+
     @Test func aBorderWithoutRoomDrawsTheViewAlone() {
         #expect(render(Text("hi").border(), width: 1, height: 1) == lines("…"))
         #expect(render(Text("hi").border(), width: 2, height: 2) == lines("┌┐", "└┘"))

@@ -51,6 +51,11 @@ public final class ProcessSignal: EmitterProtocol, LoopResource {
         public static let user2 = Name(rawValue: SIGUSR2, name: "SIGUSR2")
         /// `SIGTERM`: the polite request to stop.
         public static let terminate = Name(rawValue: SIGTERM, name: "SIGTERM")
+        /// `SIGCONT`: a stopped process goes on (a shell's `fg` or `bg`
+        /// after Ctrl+Z). A terminal app that stopped itself at Ctrl+Z
+        /// enters its terminal modes again and redraws then; in a test,
+        /// `app.send(.continue)` continues it.
+        public static let `continue` = Name(rawValue: SIGCONT, name: "SIGCONT")
         /// `SIGWINCH`: the terminal was resized.
         public static let windowChange = Name(rawValue: SIGWINCH, name: "SIGWINCH")
     }

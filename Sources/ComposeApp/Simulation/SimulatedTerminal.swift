@@ -1,4 +1,7 @@
 import Compose
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The terminal of a test context: a size the test chooses, the bytes the
 /// app writes kept in order, bytes the test types, resizes the test makes,
@@ -53,6 +56,13 @@ package final class SimulatedTerminal {
     /// How many bytes of ``output`` ``clearOutput()`` forgot, in all: the
     /// position of `output`'s first byte in everything the app wrote.
     package private(set) var clearedByteCount = 0
+    /// Whether the app stopped itself as a shell job (Ctrl+Z) and waits
+    /// for SIGCONT (the test's `app.send(.continue)`).
+    package private(set) var isSuspended = false
+    /// How many times the app stopped itself as a shell job.
+    package private(set) var suspendCount = 0
+    private var continuation: (@MainActor () -> Void)?
+    private var continueSubscription: Subscription?
     /// Where ComposeTerminalTesting keeps the screen it builds from
     /// ``output`` (`TestApp.screen`), one per terminal.
     package var screenStore: AnyObject?
@@ -141,6 +151,29 @@ package final class SimulatedTerminal {
         isEntered = false
         output += restoreSequence
         writes.append(restoreSequence)
+    }
+
+    /// The app stops its job (Ctrl+Z; the terminal given back first): a
+    /// live process would stop in `kill(0, SIGTSTP)`; here the stop is
+    /// recorded, the app's clock goes on, and SIGCONT sent by the test
+    /// (`app.send(.continue)`) continues it: `continued` runs then.
+    func suspend(continued: @escaping @MainActor () -> Void) {
+        isSuspended = true
+        suspendCount += 1
+        continuation = continued
+        guard continueSubscription == nil, let context else { return }
+        continueSubscription = context.simulatedSignals += { [weak self] number in
+            guard number == SIGCONT else { return }
+            self?.continueAfterSuspend()
+        }
+    }
+
+    private func continueAfterSuspend() {
+        guard isSuspended else { return }
+        isSuspended = false
+        let continued = continuation
+        continuation = nil
+        continued?()
     }
 
     private func scheduleDelivery() {

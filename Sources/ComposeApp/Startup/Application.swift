@@ -1,4 +1,7 @@
 import Compose
+#if canImport(Glibc)
+import Glibc
+#endif
 public import Logging
 
 /// The running app, from its own code: shut it down, reach its tree,
@@ -44,9 +47,15 @@ public enum Application {
     ///
     /// For what the app tells its user; lifecycle messages and errors go
     /// to ``logger``.
+    ///
+    /// When standard output's reader has gone (`app | head -1`: `head`
+    /// exited), what is printed from then on is dropped and the app goes
+    /// on: a daemon's output is not its reason to live. (The plain-line
+    /// output of a terminal app, ComposeTerminal's, is: it shuts the app
+    /// down then.)
     public static func print(_ line: String) {
-        if let output = context?.simulatedStandardOutput {
-            output.write(line + "\n")
+        if let context {
+            context.printLine(line)
         } else {
             Runtime.writeAll(line + "\n", to: 1)
         }
@@ -106,5 +115,22 @@ public enum Application {
         if let context { return context }
         Diagnostics.report(Diagnostic(.noRunningApp, "\(call) was used outside a running app: it does nothing. Use it from an app's code (observers, lifecycle methods, tasks they start), or from a test through TestApp."))
         return nil
+    }
+}
+
+extension AppContext {
+    /// Writes `line` and a newline to this app's standard output, as
+    /// ``Application/print(_:)`` does, and tells whether its reader is
+    /// still there: `false` when the write failed with `EPIPE` (a pipe
+    /// whose reader closed, `app | head -1`; the runtime ignores SIGPIPE)
+    /// or a test closed the simulated reader
+    /// (`TestApp.standardOutput.closeReader()`). The line is dropped then.
+    /// Other failures (a full disk) drop the line and return `true`.
+    @discardableResult
+    package func printLine(_ line: String) -> Bool {
+        if let output = simulatedStandardOutput {
+            return output.write(line + "\n")
+        }
+        return Runtime.writeAll(line + "\n", to: 1) != EPIPE
     }
 }

@@ -212,17 +212,21 @@ final class Runtime {
 
     /// Writes all of `text` to `descriptor`, retrying after a signal; a
     /// write that fails otherwise has nowhere to report to, and stops.
-    /// (Help, usage, and ``Application/print(_:)`` in a live app.)
-    nonisolated static func writeAll(_ text: String, to descriptor: Int32) {
+    /// (Help, usage, and ``Application/print(_:)`` in a live app.) Returns
+    /// the `errno` of the write that failed, or `nil` when all was written.
+    @discardableResult
+    nonisolated static func writeAll(_ text: String, to descriptor: Int32) -> Int32? {
         var text = text
-        text.withUTF8 { bytes in
+        return text.withUTF8 { bytes -> Int32? in
             var offset = 0
             while offset < bytes.count {
                 let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0, errno == EINTR { continue }
-                guard written > 0 else { break }
+                if written < 0 { return errno }
+                guard written > 0 else { return nil }
                 offset += written
             }
+            return nil
         }
     }
 

@@ -40,6 +40,7 @@ package final class TerminalConnection {
     private var input: StreamHandle?
     private var output: StreamHandle?
     private var resize: SignalHandle?
+    private var outputWatch: PollHandle?
 
     /// The terminal of `context` (or of the running app).
     package init(context: AppContext?) {
@@ -109,6 +110,45 @@ package final class TerminalConnection {
         }, onError: { [weak self] error in self?.onError?(error) })
     }
 
+    /// Calls `gone` once, on the loop, when standard output's reader goes
+    /// away, without waiting for a write to fail: for an app printing
+    /// plain lines into a pipe (`app | head -1`) whose screen may not
+    /// change again. Live, only when standard output is a pipe (a FIFO):
+    /// a writing end of the pipe of its own (`/proc/self/fd/1` opened
+    /// again, so that the shared description stays blocking) is watched
+    /// for the error a pipe reports once it has no reader (`EPOLLERR`).
+    /// A file, a socket or a terminal is not watched (a write's `EPIPE`
+    /// still tells). In a test context: when the test closes the simulated
+    /// reader (`TestApp.standardOutput.closeReader()`).
+    package func watchOutputReader(_ gone: @escaping @MainActor () -> Void) {
+        guard outputWatch == nil else { return }
+        if let output = context?.simulatedStandardOutput {
+            let context = context
+            output.whenReaderCloses { context?.simulate(gone) }
+            return
+        }
+        guard simulated == nil else { return }
+        var info = stat()
+        guard fstat(STDOUT_FILENO, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else { return }
+        let descriptor = open("/proc/self/fd/1", O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            // ENXIO: a FIFO with no reader left cannot be opened for
+            // writing without blocking; anything else: not watched.
+            if errno == ENXIO { context?.simulate(gone) }
+            return
+        }
+        do {
+            let loop = try EventLoop.resolve(context, for: "TerminalConnection.watchOutputReader")
+            outputWatch = try PollHandle.watching(ownedDescriptor: descriptor, on: loop) { [weak self] in
+                self?.outputWatch?.close()
+                self?.outputWatch = nil
+                gone()
+            }
+        } catch {
+            context?.logger.debug("Standard output's reader is not watched: \(error)")
+        }
+    }
+
     /// Raw mode, and `sequence` armed to undo what the app turns on (see
     /// ``TerminalRestoration``). Does nothing when it is not a terminal.
     package func enter(restoring sequence: [UInt8]) throws(LoopError) {
@@ -138,6 +178,29 @@ package final class TerminalConnection {
         }
     }
 
+    /// Stops the app as a shell job (Ctrl+Z): gives the terminal back
+    /// (``leave()``: the undoing bytes, the termios as it was), stops the
+    /// process's job with SIGTSTP's default action, and once it is
+    /// continued (SIGCONT: `fg`) calls `continued`, which enters again.
+    /// Live, the process stops inside this call and `continued` runs before
+    /// it returns (at once when SIGTSTP is ignored: no job control). In a
+    /// test context the simulated terminal records the stop
+    /// (``SimulatedTerminal/isSuspended``) and calls `continued` when the
+    /// test sends SIGCONT (`app.send(.continue)`). Does nothing when not
+    /// entered.
+    package func suspend(continued: @escaping @MainActor () -> Void) {
+        guard isEntered else { return }
+        leave()
+        if let simulated {
+            simulated.suspend(continued: continued)
+            return
+        }
+        if !TerminalRestoration.stopAsJob() {
+            context?.logger.info("Ctrl+Z: SIGTSTP is ignored (no job control): the app goes on.")
+        }
+        continued()
+    }
+
     /// Shows `bytes`: one write, queued on the loop (a test context's
     /// terminal keeps them). Does nothing when it is not a terminal.
     package func write(_ bytes: UnsafeRawBufferPointer) {
@@ -165,6 +228,8 @@ package final class TerminalConnection {
     package func stop() {
         input?.close()
         input = nil
+        outputWatch?.close()
+        outputWatch = nil
         resize?.close()
         resize = nil
         simulatedConnection?.close()

@@ -41,6 +41,18 @@ package enum TerminalRestoration {
         compose_terminal_restore() == 1
     }
 
+    /// Stops the process's job as Ctrl+Z in a shell does: SIGTSTP to its
+    /// process group with the default action (stop), returning once the
+    /// job is continued (SIGCONT: `fg` or `bg`). The terminal must have
+    /// been given back first (``restore()``). Returns `false` when the
+    /// process was not stopped: SIGTSTP is ignored (started without job
+    /// control) or could not be sent. (In an orphaned process group the
+    /// kernel discards it: this returns at once.)
+    @discardableResult
+    package static func stopAsJob() -> Bool {
+        compose_terminal_stop_as_job() == 1
+    }
+
     /// Whether the terminal is changed and not given back yet.
     package static var isArmed: Bool {
         compose_terminal_is_armed() == 1

@@ -90,8 +90,19 @@ extension KeyEvent: ExpressibleByExtendedGraphemeClusterLiteral {
 }
 
 extension KeyEvent: CustomStringConvertible {
-    /// `Ctrl+Up`, `Alt+x`, `q`: as a help line shows it.
+    /// `Ctrl+Up`, `Ctrl+D`, `Alt+x`, `q`: as a help line shows it.
+    ///
+    /// Modifiers come first, each followed by `+`, in the order Ctrl, Alt,
+    /// Shift. A letter with Control is shown in capitals (`.ctrl("d")` is
+    /// `Ctrl+D`), as terminal apps and manuals write it (`^D`, `CTRL-D`):
+    /// Control ignores case, so there is no other Ctrl+D to tell apart.
+    /// Without Control a character is shown as typed, so that `Alt+x` and
+    /// `Alt+X` (Alt+Shift+x) stay two keys.
     public var description: String {
-        modifiers.isEmpty ? key.description : "\(modifiers)+\(key)"
+        guard !modifiers.isEmpty else { return key.description }
+        if modifiers.contains(.control), case .character(let character) = key, character.isLetter {
+            return "\(modifiers)+\(character.uppercased())"
+        }
+        return "\(modifiers)+\(key)"
     }
 }

@@ -6,7 +6,7 @@ extension TerminalScreen {
     /// One input from the terminal: to the first binding that takes it,
     /// else the screen's own answer; a frame follows at the turn's end.
     func received(_ input: TerminalInput) {
-        guard !isStopped else { return }
+        guard !isStopped, !device.isSuspended else { return }
         needsFrame = true
         for (node, binding) in bindings {
             // A node that went away since the frame (a route moved in an
@@ -25,10 +25,13 @@ extension TerminalScreen {
         case .key(.backTab), .key(.up): moveFocus(by: -1)
         case .key(.ctrl("c")):
             interrupt()
+        case .key(.ctrl("z")):
+            suspend()
         case .mouse(let event):
             guard case .press = event.action,
                   let region = canvas?.focusRegions.first(where: { $0.rect.contains(event.position) }) else { return }
             focus = region.id
+            hiddenFocus = nil
         default:
             break
         }
@@ -50,6 +53,19 @@ extension TerminalScreen {
         }
     }
 
+    /// Ctrl+Z with no binding for it: what SIGTSTP does to a job, since
+    /// raw mode keeps the terminal from sending it. The terminal is given
+    /// back (the shell's screen shows again, echo and line editing on),
+    /// the job stops; on SIGCONT (`fg`) the modes come back and the whole
+    /// screen is drawn again (``TerminalDevice/didContinue``). Without a
+    /// terminal (keys from a pipe) there is nothing to give back and no
+    /// job to stop from a key: it is ignored.
+    private func suspend() {
+        guard drawsOnTerminal, let context else { return }
+        context.logger.info("Ctrl+Z: the terminal is given back and the app stops until it is continued (fg).")
+        device.suspend()
+    }
+
     /// Moves the focus `step` focusable views on, in drawing order,
     /// wrapping around.
     private func moveFocus(by step: Int) {
@@ -57,6 +73,8 @@ extension TerminalScreen {
         let current = regions.firstIndex { $0.id == canvas?.focusedRegion?.id } ?? 0
         let next = ((current + step) % regions.count + regions.count) % regions.count
         focus = regions[next].id
+        // The user chose: a focus a resize hid is not given back.
+        hiddenFocus = nil
     }
 
     /// The bindings the next input is offered to, in order, and the help
@@ -95,7 +113,9 @@ extension TerminalScreen {
 
     /// The help line: each shown binding once by its first key (the
     /// first one asked wins), then Tab when there is somewhere to move
-    /// the focus, and Ctrl+C when no binding takes it. While the focused
+    /// the focus, and Ctrl+C when no binding takes it. (Ctrl+Z, which
+    /// suspends, is not shown: it does what it does in every terminal
+    /// program.) While the focused
     /// view takes every input (``KeyBinding/input(whileFocused:_:)``: a
     /// text field), bindings to plain characters are left out: typing
     /// them inserts text.

@@ -11,7 +11,8 @@ import Logging
 ///   (``FrameRenderer``), in one write.
 /// - Input goes to the key bindings of the components on the screen
 ///   (``ViewComponent/keyBindings`` says in which order); what none takes,
-///   the screen answers: focus moves, Ctrl+C shuts the app down.
+///   the screen answers: focus moves, Ctrl+C shuts the app down, Ctrl+Z
+///   suspends it as a shell job.
 /// - Without a terminal, each changed screen is printed as plain lines,
 ///   and keys are still read from standard input.
 @MainActor
@@ -41,6 +42,13 @@ package final class TerminalScreen: AppPresentation {
     /// focused view, when routing's is another).
     private weak var overriddenFocus: ComponentNode?
     private var lastLines: [String]?
+    /// The size of the last frame.
+    private var lastFrameSize: Size?
+    /// The focus a resize hid (its view not drawn at the new size), given
+    /// back by the next frame of another size that draws its view.
+    var hiddenFocus: FocusID?
+    /// Whether the reader of the plain lines went away.
+    private var isOutputGone = false
     private(set) var isStopped = false
 
     private init(context: AppContext, root: ComponentNode, modes: TerminalModes) {
@@ -60,6 +68,10 @@ package final class TerminalScreen: AppPresentation {
         screen.device.input += { [weak screen] input in screen?.received(input) }
         screen.device.resized += { [weak screen] _ in screen?.needsFrame = true }
         screen.device.didLoseInput += { [weak screen] in screen?.inputEnded() }
+        screen.device.didContinue += { [weak screen] in screen?.continued() }
+        if !screen.drawsOnTerminal {
+            screen.device.watchOutputReader { [weak screen] in screen?.outputReaderWentAway() }
+        }
         context.observeTurnEnds { [weak screen] in screen?.turnEnded() }
         context.terminalStore = screen
         screen.drawFrame()
@@ -85,6 +97,16 @@ package final class TerminalScreen: AppPresentation {
         context.shutdown.request(status: 1, reason: "the terminal went away")
     }
 
+    /// The app continues after Ctrl+Z (SIGCONT): the terminal shows what
+    /// the shell left, so the next frame is drawn whole, at once.
+    private func continued() {
+        guard !isStopped else { return }
+        context?.logger.info("Continued: the terminal is the app's again.")
+        renderer.invalidate()
+        needsFrame = true
+        drawFrame()
+    }
+
     // MARK: Frames
 
     /// The end of a loop turn: draws a frame if anything changed.
@@ -98,18 +120,29 @@ package final class TerminalScreen: AppPresentation {
     /// Lays the root's view out and draws it: on the terminal, only what
     /// changed, in one write; else as lines, when the text changed.
     package func drawFrame() {
-        guard !isStopped, let context, let root, root.isActive else { return }
+        // Stopped as a job (Ctrl+Z): nothing to draw on until continued,
+        // which draws the whole screen.
+        guard !isStopped, !device.isSuspended, let context, let root, root.isActive else { return }
         needsFrame = false
         let size = drawsOnTerminal ? device.size : Self.lineOutputSize
+        // A frame of another size (a resize) tries the focus an earlier
+        // resize hid again: the user's focus comes back with its view.
+        let isResized = size != lastFrameSize
+        lastFrameSize = size
+        if isResized, let hiddenFocus { focus = hiddenFocus }
+        let wanted = focus
         let routed = context.tree?.routedFocus
         var canvas = layOut(root, size: size)
         // Routing moved the focus to another component: the focus goes to
         // its first focusable view.
+        var routingMovedFocus = false
         if routed !== routedFocus {
             routedFocus = routed
             if let routed, let region = canvas.focusRegions.first(where: { $0.component.map { Self.node($0, isAtOrBelow: routed) } ?? false }),
                canvas.focusedRegion.map({ $0.component.map { Self.node($0, isAtOrBelow: routed) } ?? false }) != true {
                 focus = region.id
+                hiddenFocus = nil
+                routingMovedFocus = true
             }
         }
         // Once more when the focus or the help line drawn were not those
@@ -123,6 +156,13 @@ package final class TerminalScreen: AppPresentation {
             canvas = layOut(root, size: size)
         }
         focus = canvas.focusedRegion?.id
+        // A resize hid the focused view (the screen too small for it): the
+        // first one has the focus meanwhile, and the user's is kept until
+        // a frame of another size draws its view again (or the user or
+        // routing moves the focus).
+        if isResized, !routingMovedFocus {
+            hiddenFocus = wanted.flatMap { id in canvas.focusRegions.contains { $0.id == id } ? nil : id }
+        }
         self.canvas = canvas
         // The component whose view has the focus has the tree's focus too
         // (its didEnterFocus), while it differs from routing's.
@@ -155,7 +195,12 @@ package final class TerminalScreen: AppPresentation {
     /// to bottom, with their trailing blanks cut; blank rows are left out.
     /// A stepper in a pipe prints `count: 1`, `count: 2`, ... (its help
     /// line once).
+    ///
+    /// When standard output's reader went away (`app | head -1`), nobody
+    /// sees the app any more, as when a terminal hangs up: the app shuts
+    /// down (see ``outputReaderWentAway()``).
     private func printLines(of grid: CellGrid) {
+        guard !isOutputGone, let context else { return }
         let lines = (0..<grid.size.height).map { row in
             String(grid.text(row: row).reversed().drop { $0 == " " }.reversed())
         }
@@ -163,8 +208,27 @@ package final class TerminalScreen: AppPresentation {
         lastLines = lines
         for (row, line) in lines.enumerated() where !line.isEmpty {
             if row < previous.count, previous[row] == line { continue }
-            Application.print(line)
+            guard context.printLine(line) else {
+                outputReaderWentAway()
+                return
+            }
         }
+    }
+
+    /// The reader of the plain lines went away (a pipe's reader exited:
+    /// `compose top | head -1`): as a filter whose reader closed, the app
+    /// ends, but gracefully (its state saved, its connections closed) and
+    /// with status 0: the reader taking what it wanted and leaving is how
+    /// `head`, `grep -q` and `less` say "enough", not an error (and 0 keeps
+    /// `set -o pipefail` scripts going; a process killed by SIGPIPE would
+    /// exit with 141). Nothing more is printed. Heard of from the failed
+    /// write, or at once, when standard output is a pipe, from the device
+    /// watching it (``TerminalDevice/watchOutputReader(_:)``).
+    private func outputReaderWentAway() {
+        guard !isOutputGone, !isStopped, let context else { return }
+        isOutputGone = true
+        context.logger.info("Standard output's reader went away (a pipe closed): shutting down.")
+        context.shutdown.request(status: 0, reason: "standard output's reader went away")
     }
 
     static func node(_ node: ComponentNode, isAtOrBelow ancestor: ComponentNode) -> Bool {

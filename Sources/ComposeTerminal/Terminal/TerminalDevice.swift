@@ -14,7 +14,8 @@ import Logging
 ///
 /// - Raw mode: no echo, no line editing, and no signals from keys: Ctrl+C
 ///   arrives as `.ctrl("c")` (the app, or the runtime of views, decides
-///   what it does), and Ctrl+Z does not suspend.
+///   what it does), and Ctrl+Z as `.ctrl("z")` (the runtime of views
+///   suspends with ``suspend()`` unless a binding takes it).
 /// - Given back on every way out: ``stop()``, the runtime's shutdown,
 ///   `exit()`, a second shutdown signal, and a crash signal (ComposeApp's
 ///   `TerminalRestoration`).
@@ -31,6 +32,10 @@ package final class TerminalDevice {
     package let resized = Emitter<Size>()
     /// Sent once when input ends or reading fails (the terminal went away).
     package let didLoseInput = SignalEmitter()
+    /// Sent when the app continues after ``suspend()`` (SIGCONT), its modes
+    /// on again: what the terminal shows is not the app's last frame any
+    /// more (the shell drew there), so the next one is drawn whole.
+    package let didContinue = SignalEmitter()
     /// The modes turned on by ``start()``.
     package let modes: TerminalModes
     /// How long a lone Escape waits for the rest of a sequence.
@@ -39,6 +44,9 @@ package final class TerminalDevice {
     package private(set) var size: Size
     /// Whether the modes are on (between ``start()`` and ``stop()``).
     package private(set) var isActive = false
+    /// Whether the app stopped as a shell job (``suspend()``) and was not
+    /// continued yet (in a test context, until SIGCONT).
+    package private(set) var isSuspended = false
     /// Whether input is read without the modes (``startReading()``).
     private var isReading = false
 
@@ -117,6 +125,14 @@ package final class TerminalDevice {
         return true
     }
 
+    /// Calls `gone` once, on the loop, when standard output's reader goes
+    /// away (a pipe whose reader exited), without waiting for a write to
+    /// fail: for an app without a terminal printing plain lines. Only a
+    /// pipe is watched (see ComposeApp's `TerminalConnection`).
+    package func watchOutputReader(_ gone: @escaping @MainActor () -> Void) {
+        connection.watchOutputReader(gone)
+    }
+
     /// Writes `bytes` in one write (a frame). Returns false, writing
     /// nothing, while the modes are off (not started, stopped, or not a
     /// terminal).
@@ -127,6 +143,44 @@ package final class TerminalDevice {
         return true
     }
 
+    /// Ctrl+Z: gives the terminal back (the modes and raw mode off, as
+    /// ``stop()`` does, reading kept), stops the process's job as a shell
+    /// does (SIGTSTP, default action), and once it is continued (SIGCONT:
+    /// `fg`) turns raw mode and the modes on again, reads the size anew
+    /// and sends ``didContinue``. Live, all of it happens inside this call
+    /// (the process is stopped in between); in a test context the
+    /// simulated terminal records the stop and continues when the test
+    /// sends SIGCONT. Does nothing while the modes are off.
+    package func suspend() {
+        guard isActive, !isSuspended else { return }
+        isActive = false
+        isSuspended = true
+        connection.suspend { [weak self] in self?.continued() }
+    }
+
+    private func continued() {
+        guard isSuspended else { return }
+        isSuspended = false
+        do {
+            try connection.enter(restoring: modes.leaveSequence)
+        } catch {
+            connection.stop()
+            context?.report(Diagnostic(.terminalUnavailable, "The terminal could not be set up again after a suspension (\(error)): the app goes on without it."))
+            didLoseInput.send()
+            return
+        }
+        isActive = true
+        if let current = connection.size {
+            let newSize = Size(width: current.columns, height: current.rows)
+            if newSize != size {
+                size = newSize
+                resized.send(newSize)
+            }
+        }
+        modes.enterSequence.withUnsafeBytes { connection.write($0) }
+        didContinue.send()
+    }
+
     /// Turns the modes off and raw mode off exactly as they were, and
     /// stops reading. Idempotent.
     package func stop() {
@@ -134,7 +188,10 @@ package final class TerminalDevice {
             isReading = false
             connection.stop()
         }
-        guard isActive else { return }
+        // Suspended, the modes are off already but input is still read.
+        let wasSuspended = isSuspended
+        isSuspended = false
+        guard isActive || wasSuspended else { return }
         isActive = false
         cancelEscapeTimer()
         connection.stop()

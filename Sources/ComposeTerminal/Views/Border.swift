@@ -28,7 +28,10 @@ public struct BorderStyle: Hashable, Sendable {
 /// A view inside a box of lines, with an optional title in its top edge.
 ///
 /// The box takes one cell on each side. A rectangle less than two cells
-/// wide or high has no room for it: the view is drawn alone there.
+/// wide or high has no room for it: the view is drawn alone there. A
+/// title asks for room for all of it (its width and 5 columns), also when
+/// a stack measures the least the view needs; given less, it is cut with
+/// "…".
 public struct BorderedView<Content: View>: PrimitiveView {
     let content: Content
     let style: BorderStyle
@@ -37,8 +40,11 @@ public struct BorderedView<Content: View>: PrimitiveView {
     public func sizeThatFits(_ proposal: ProposedSize) -> Size {
         guard !proposal.isTooDeep else { return .zero }
         let inner = content.sizeThatFits(proposal.inset(by: EdgeInsets(1)))
-        let titleWidth = title.map { Text($0).sizeThatFits(ProposedSize(width: .max, height: 1)).width + 4 } ?? 0
-        return Size(width: max(inner.width + 2, min(titleWidth, proposal.width)), height: inner.height + 2)
+        // A title asks for its whole row ("┌ Title ─┐": its width and 5),
+        // however little is offered: a stack measuring its least (offering
+        // nothing) keeps it whole, and the parent cuts what overflows.
+        let titleWidth = title.map { $0.isEmpty ? 0 : Text(" " + $0 + " ").sizeThatFits(ProposedSize(width: .max, height: 1)).width + 3 } ?? 0
+        return Size(width: max(inner.width + 2, titleWidth), height: inner.height + 2)
     }
 
     public func draw(in rect: Rect, canvas: inout Canvas) {

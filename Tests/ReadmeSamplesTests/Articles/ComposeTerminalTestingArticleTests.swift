@@ -46,3 +46,24 @@ extension ShoppingApp: ViewComponent {
     app.runUntilExit()
     #expect(app.isTerminalRestored)
 }
+
+// "Shell jobs and pipes", as written there.
+@MainActor
+@Test func ctrlZSuspendsAndSIGCONTContinues() {
+    let app = TestApp(ShoppingApp.self, setUp: { $0.resize(width: 40, height: 4) })
+    app.press(.ctrl("z"))            // no binding takes it: suspend
+    #expect(app.isSuspended)         // the stop is recorded, not done
+    #expect(app.isTerminalRestored)  // the shell's screen, echo, line editing
+    app.send(.continue)              // SIGCONT, as fg: modes on, a whole redraw
+    #expect(app.terminalModesAreOn)
+    #expect(app.screen.hasPrefix("add: an item"))
+}
+
+@MainActor
+@Test func aTerminalAppInAPipeEndsWhenItsReaderGoes() {
+    let app = TestApp(ShoppingApp.self, setUp: { $0.context.simulatedTerminal!.isTerminal = false })
+    #expect(app.standardOutput.lines.first == "add: an item")
+    app.standardOutput.closeReader() // head has its line and exits
+    app.runUntilExit()
+    #expect(app.exitStatus == 0)
+}
