@@ -32,15 +32,21 @@ public struct Text: PrimitiveView, Hashable, Sendable {
 
     var runs: [Run]
     var overflowMode: Overflow = .truncate
+    /// The columns of the text when it is one line (``lineColumns``),
+    /// measured once when the text is made: layout asks for them and
+    /// drawing again.
+    private var measuredColumns: Int?
 
     /// Text showing `content`, in the inherited style.
     public init(_ content: some StringProtocol) {
-        runs = [Run(string: String(content), style: .plain)]
+        self.init(content, style: .plain)
     }
 
     /// Text showing `content` in `style` (over the inherited one).
     public init(_ content: some StringProtocol, style: Style) {
-        runs = [Run(string: String(content), style: style)]
+        let run = Run(string: String(content), style: style)
+        runs = [run]
+        measuredColumns = Self.lineColumns(of: run.string)
     }
 
     /// The text as one plain string.
@@ -84,6 +90,7 @@ public struct Text: PrimitiveView, Hashable, Sendable {
     public static func + (lhs: Text, rhs: Text) -> Text {
         var joined = lhs
         joined.runs += rhs.runs
+        joined.measuredColumns = lhs.measuredColumns.flatMap { left in rhs.measuredColumns.map { left + $0 } }
         return joined
     }
 
@@ -119,14 +126,23 @@ public struct Text: PrimitiveView, Hashable, Sendable {
     /// other control character), or `nil` for any other: the common case,
     /// laid out and drawn in one pass over its bytes, without building
     /// its rows (``layout(width:)``).
-    nonisolated var lineColumns: Int? {
+    nonisolated var lineColumns: Int? { measuredColumns }
+
+    /// The columns of `string` when it is one line, else `nil` (see
+    /// ``lineColumns``): printable ASCII counted by its bytes, anything
+    /// else cluster by cluster.
+    private nonisolated static func lineColumns(of string: String) -> Int? {
+        var printable = true
+        for byte in string.utf8 where byte < 0x20 || byte >= 0x7F {
+            printable = false
+            break
+        }
+        if printable { return string.utf8.count }
         var columns = 0
-        for run in runs {
-            var clusters = LineClusters(run.string)
-            while let width = clusters.nextWidth() {
-                guard width >= 0 else { return nil }
-                columns += width
-            }
+        var clusters = LineClusters(string)
+        while let width = clusters.nextWidth() {
+            guard width >= 0 else { return nil }
+            columns += width
         }
         return columns
     }
@@ -143,12 +159,30 @@ public struct Text: PrimitiveView, Hashable, Sendable {
         var x = rect.origin.x
         var lastStyle: Style?
         runs: for run in runs {
-            let style = inherited.applying(run.style)
+            // The run's look (a space in its style): each cell is it with
+            // another character.
+            let look = PackedCell(code: 0x20, width: 1, style: inherited.applying(run.style))
             var clusters = LineClusters(run.string)
-            while let (character, width) = clusters.next() {
+            while true {
+                // Printable ASCII a run at a time; any other character
+                // (a scalar, a cluster of several, a control) on its own.
+                let ascii = clusters.nextPrintableASCII(limit: end - x)
+                if !ascii.isEmpty {
+                    canvas.put(ascii: ascii, x: x, y: y, look: look)
+                    lastStyle = run.style
+                    x += ascii.count
+                }
+                let code: UInt32, width: Int
+                if let (scalar, columns) = clusters.nextScalar() {
+                    (code, width) = (scalar.value, columns)
+                } else if let (character, columns) = clusters.next() {
+                    (code, width) = (canvas.code(of: character), columns)
+                } else {
+                    break
+                }
                 guard x + width <= end else { break runs }
                 guard width > 0 else { continue }
-                canvas.set(Cell(character, style: style, width: UInt8(width)), x: x, y: y)
+                canvas.set(look.with(code: code, width: UInt8(width)), x: x, y: y)
                 lastStyle = run.style
                 x += width
             }
