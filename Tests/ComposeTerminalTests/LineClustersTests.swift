@@ -15,7 +15,7 @@ import Testing
         #expect(scalars.count > 39_000)
         // Each beside itself, beside ASCII, and beside a scalar of each
         // block of the set: never joined.
-        let neighbours: [Unicode.Scalar] = ["a", " ", "é", "Ж", "〇", "ア", "日", "가", "Ａ", "©"]
+        let neighbours: [Unicode.Scalar] = ["a", " ", "é", "Ж", "〇", "ア", "日", "가", "Ａ", "©", "\r", "\u{7}", "\n"]
         var wrong: [UInt32] = []
         for scalar in scalars {
             var string = String(scalar)

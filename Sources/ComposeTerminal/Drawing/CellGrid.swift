@@ -85,10 +85,22 @@ public struct CellGrid: Hashable, Sendable {
     /// row `y` rightwards as cells of `look` (a packed style); the columns
     /// lie inside the grid. As many ``set(_:x:y:)`` calls, a loop of them.
     mutating func write(ascii bytes: ArraySlice<UInt8>, x: Int, y: Int, look: PackedCell) {
-        var index = y * size.width + x
+        let base = look.with(code: 0, width: 1)
+        let start = y * size.width + x
+        // Over cells of one column (the usual case), each cell is simply
+        // replaced; over any other, as set(_:x:y:) does, cell by cell.
+        if storage[start..<(start + bytes.count)].allSatisfy({ $0.width == 1 }) {
+            var index = start
+            for byte in bytes {
+                storage[index] = PackedCell(content: base.content | UInt64(byte), colors: base.colors)
+                index += 1
+            }
+            return
+        }
+        var index = start
         var column = x
         for byte in bytes {
-            set(look.with(code: UInt32(byte), width: 1), at: index, x: column)
+            set(PackedCell(content: base.content | UInt64(byte), colors: base.colors), at: index, x: column)
             index += 1
             column += 1
         }

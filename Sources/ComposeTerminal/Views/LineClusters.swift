@@ -1,9 +1,9 @@
 /// The characters of one line of text with their columns, read from its
 /// UTF-8 bytes: a printable ASCII byte not followed by a non-ASCII one is
 /// a character of one column without breaking the text into grapheme
-/// clusters (most of any screen); so is each scalar of a stretch made only
-/// of ``isSimple(_:)`` scalars (CJK, kana, Hangul syllables, Latin-1,
-/// Cyrillic: no rule of Unicode's joins two of them); anything else is
+/// clusters (most of any screen); so is an ``isSimple(_:)`` scalar (CJK,
+/// kana, Hangul syllables, Latin-1, Cyrillic: no rule of Unicode's joins
+/// two of them, or one with ASCII) followed by another or by ASCII; anything else is
 /// found as the cluster the standard library breaks there. A line break or
 /// a tab comes back with width -1 (not one line); another control
 /// character with 0 (not drawn).
@@ -21,9 +21,6 @@ struct LineClusters {
     /// being read, and how many of them were read.
     private var stretch: [Character] = []
     private var stretchIndex = 0
-    /// The same for a stretch of simple scalars, each a character.
-    private var scalars: [Unicode.Scalar] = []
-    private var scalarIndex = 0
 
     init(_ string: String) {
         bytes = Array(string.utf8)
@@ -38,15 +35,10 @@ struct LineClusters {
     }
 
     /// The next character when it is one scalar read without the standard
-    /// library's grapheme breaking (plain ASCII, or a scalar of a simple
-    /// stretch), with its columns; `nil` at the end, or when the next
+    /// library's grapheme breaking (plain ASCII, or a simple scalar that
+    /// nothing joins), with its columns; `nil` at the end, or when the next
     /// character is another kind (then ``next()`` returns it).
     mutating func nextScalar() -> (Unicode.Scalar, Int)? {
-        if scalarIndex < scalars.count {
-            let scalar = scalars[scalarIndex]
-            scalarIndex += 1
-            return (scalar, Self.width(simple: scalar))
-        }
         if stretchIndex < stretch.count { return nil }
         guard offset < bytes.count else { return nil }
         if isPlainASCII(at: offset) {
@@ -54,19 +46,48 @@ struct LineClusters {
             offset += 1
             return (Unicode.Scalar(byte), Self.width(ascii: byte))
         }
+        // A simple scalar (or printable ASCII) followed by ASCII, another
+        // simple scalar or nothing is a character on its own: the text
+        // breaks before it (this is where the last character ended) and
+        // after it (no rule joins it with what follows).
+        let (scalar, length) = self.scalar(at: offset)
+        let next = offset + length
+        if Self.isSimple(scalar), next == bytes.count || bytes[next] < 0x80 || Self.isSimple(self.scalar(at: next).0) {
+            offset = next
+            return (scalar, Self.width(simple: scalar))
+        }
         readStretch()
-        return nextScalar()
+        return nil
+    }
+
+    /// The scalar whose UTF-8 starts at `index` (the bytes are a
+    /// `String`'s: valid UTF-8) and its length in bytes.
+    private func scalar(at index: Int) -> (Unicode.Scalar, Int) {
+        let lead = UInt32(bytes[index])
+        if lead < 0x80 { return (Unicode.Scalar(UInt8(lead)), 1) }
+        if lead < 0xE0 {
+            return (Unicode.Scalar((lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)) ?? "\u{FFFD}", 2)
+        }
+        if lead < 0xF0 {
+            let value = (lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+            return (Unicode.Scalar(value) ?? "\u{FFFD}", 3)
+        }
+        let value = (lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12 | UInt32(bytes[index + 2] & 0x3F) << 6
+            | UInt32(bytes[index + 3] & 0x3F)
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", 4)
     }
 
     /// The printable ASCII characters that come next (each one column),
     /// at most `limit` of them: the bytes, read without making a
     /// character of each; empty when the next character is another kind.
     mutating func nextPrintableASCII(limit: Int) -> ArraySlice<UInt8> {
-        guard scalarIndex >= scalars.count, stretchIndex >= stretch.count else { return [] }
+        guard stretchIndex >= stretch.count else { return [] }
         let start = offset
-        var end = offset
-        let last = min(bytes.count, offset + max(0, limit))
-        while end < last, bytes[end] >= 0x20, bytes[end] < 0x7F, end + 1 == bytes.count || bytes[end + 1] < 0x80 { end += 1 }
+        let last = offset + min(bytes.count - offset, max(0, limit))
+        var end = bytes[start..<last].firstIndex { $0 &- 0x20 >= 0x5F } ?? last
+        // The last one is not a character of its own when a non-ASCII
+        // scalar follows (a combining mark would be part of it).
+        if end > start, end < bytes.count, bytes[end] >= 0x80 { end -= 1 }
         offset = end
         return bytes[start..<end]
     }
@@ -93,34 +114,14 @@ struct LineClusters {
     /// and that byte (a prepended mark, U+0600 before a digit, makes one
     /// character with it), into characters, as the standard library does.
     /// The text breaks after that byte: printable ASCII followed by ASCII,
-    /// or a control. A stretch of printable ASCII and simple scalars only
-    /// is one character a scalar, read as scalars.
+    /// or a control.
     private mutating func readStretch() {
         var end = offset + 1
         while end < bytes.count, !isPlainASCII(at: end) { end += 1 }
         if end < bytes.count { end += 1 }
-        let text = bytes[offset..<end]
-        offset = end
-        scalars.removeAll(keepingCapacity: true)
-        scalarIndex = 0
-        var decoder = UTF8()
-        var iterator = text.makeIterator()
-        decoding: while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar):
-                guard Self.isSimple(scalar) else { break decoding }
-                scalars.append(scalar)
-            case .emptyInput:
-                stretch = []
-                stretchIndex = 0
-                return
-            case .error:
-                break decoding
-            }
-        }
-        scalars.removeAll(keepingCapacity: true)
-        stretch = Array(String(decoding: text, as: UTF8.self))
+        stretch = Array(String(decoding: bytes[offset..<end], as: UTF8.self))
         stretchIndex = 0
+        offset = end
     }
 
     private mutating func fromStretch() -> (Character, Int) {
@@ -149,10 +150,11 @@ struct LineClusters {
 
     /// Whether `scalar` is printable ASCII or a scalar that Unicode's
     /// grapheme rules never join with a neighbour of this set or with
-    /// printable ASCII (Grapheme_Cluster_Break Other, or a Hangul
-    /// syllable, which joins only with jamo; none is an Extend or a
-    /// SpacingMark, a Prepend, ZWJ or a regional indicator): in a stretch
-    /// of such scalars each is a character of its own.
+    /// ASCII (Grapheme_Cluster_Break Other, or a Hangul syllable, which
+    /// joins only with jamo; none is an Extend or a SpacingMark, a
+    /// Prepend, ZWJ or a regional indicator): one that follows the end of
+    /// a character and is followed by another of the set, by ASCII or by
+    /// nothing is a character of its own.
     /// *LineClustersTests.simpleScalarsAreCharactersOfTheirOwn* checks the
     /// claim against the standard library on every scalar of the set.
     static func isSimple(_ scalar: Unicode.Scalar) -> Bool {

@@ -28,6 +28,21 @@ public struct Text: PrimitiveView, Hashable, Sendable {
     struct Run: Hashable, Sendable {
         var string: String
         var style: Style
+        /// The string's UTF-8 when it is all printable ASCII (one column
+        /// a byte: drawn as a run of cells); `nil` for any other.
+        var printableASCII: [UInt8]?
+
+        init(string: String, style: Style) {
+            self.string = string
+            self.style = style
+            let bytes = Array(string.utf8)
+            var printable = true
+            for byte in bytes where byte &- 0x20 >= 0x5F {
+                printable = false
+                break
+            }
+            printableASCII = printable ? bytes : nil
+        }
     }
 
     var runs: [Run]
@@ -46,7 +61,7 @@ public struct Text: PrimitiveView, Hashable, Sendable {
     public init(_ content: some StringProtocol, style: Style) {
         let run = Run(string: String(content), style: style)
         runs = [run]
-        measuredColumns = Self.lineColumns(of: run.string)
+        measuredColumns = run.printableASCII?.count ?? Self.lineColumns(of: run.string)
     }
 
     /// The text as one plain string.
@@ -129,22 +144,16 @@ public struct Text: PrimitiveView, Hashable, Sendable {
     nonisolated var lineColumns: Int? { measuredColumns }
 
     /// The columns of `string` when it is one line, else `nil` (see
-    /// ``lineColumns``): printable ASCII counted by its bytes, anything
-    /// else cluster by cluster.
+    /// ``lineColumns``), cluster by cluster.
     private nonisolated static func lineColumns(of string: String) -> Int? {
-        var printable = true
-        for byte in string.utf8 where byte < 0x20 || byte >= 0x7F {
-            printable = false
-            break
-        }
-        if printable { return string.utf8.count }
         var columns = 0
         var clusters = LineClusters(string)
-        while let width = clusters.nextWidth() {
+        while true {
+            columns += clusters.nextPrintableASCII(limit: .max).count
+            guard let width = clusters.nextWidth() else { return columns }
             guard width >= 0 else { return nil }
             columns += width
         }
-        return columns
     }
 
     /// Draws a one-line text (``lineColumns``) on the rectangle's first
@@ -162,6 +171,16 @@ public struct Text: PrimitiveView, Hashable, Sendable {
             // The run's look (a space in its style): each cell is it with
             // another character.
             let look = PackedCell(code: 0x20, width: 1, style: inherited.applying(run.style))
+            if let bytes = run.printableASCII {
+                let count = min(bytes.count, end - x)
+                if count > 0 {
+                    canvas.put(ascii: bytes[0..<count], x: x, y: y, look: look)
+                    lastStyle = run.style
+                    x += count
+                }
+                if count < bytes.count { break runs }
+                continue
+            }
             var clusters = LineClusters(run.string)
             while true {
                 // Printable ASCII a run at a time; any other character
