@@ -63,6 +63,21 @@ import Testing
         #expect(a != c)
     }
 
+    /// A cluster is compared as a `Character`, as `Cell` compares: "e" and
+    /// a combining acute (a cluster) is the "é" of one scalar.
+    @Test func aClusterEqualsTheScalarItIsCanonicallyEquivalentTo() {
+        var a = CellGrid(size: Size(width: 2, height: 1))
+        a.set(Cell("\u{E9}"), x: 0, y: 0)
+        var b = CellGrid(size: Size(width: 2, height: 1))
+        b.set(Cell(Character("e\u{301}")), x: 0, y: 0)
+        #expect(a.cells == b.cells)
+        #expect(CellRows.identical(a, b, from: 0, count: 2))
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+        b.set(Cell(Character("e\u{300}")), x: 0, y: 0)
+        #expect(!CellRows.identical(a, b, from: 0, count: 2))
+    }
+
     /// On random rows of every kind of cell: "identical" exactly when the
     /// cells are equal (else a changed cell would not be drawn, or an
     /// unchanged row drawn again).
@@ -70,8 +85,9 @@ import Testing
         var generator = SplitMix64(seed: 0x5EED_CE11)
         let family = "👨‍👩‍👧‍👦"
         func character() -> Character {
-            switch generator.next() % 6 {
+            switch generator.next() % 7 {
             case 0: return "a"
+            case 6: return "\u{E9}"
             case 1: return " "
             case 2: return "日"
             case 3: return Character(family)

@@ -43,13 +43,6 @@ public struct CellGrid: Hashable, Sendable {
         return unpack(storage[y * size.width + x])
     }
 
-    /// The width of the cell at column `x`, row `y` (1 outside the grid),
-    /// read without making a ``Cell``.
-    func width(x: Int, y: Int) -> UInt8 {
-        guard x >= 0, y >= 0, x < size.width, y < size.height else { return 1 }
-        return storage[y * size.width + x].width
-    }
-
     /// Sets one cell; outside the grid, nothing happens. Writing over half
     /// of a wide character blanks its other half, so no half-character is
     /// ever left behind.
@@ -231,8 +224,10 @@ public struct CellGrid: Hashable, Sendable {
     /// Whether packed cell `a` of grid `gridA` shows what `b` of `gridB` shows.
     @inline(__always)
     static func same(_ a: PackedCell, in gridA: CellGrid, _ b: PackedCell, in gridB: CellGrid) -> Bool {
-        if a.isCluster, b.isCluster {
-            return a.look == b.look && gridA.clusters[a.clusterIndex] == gridB.clusters[b.clusterIndex]
+        // A cluster is compared as a `Character` (canonical equivalence:
+        // "e" and a combining acute is "é"), as `Cell` compares.
+        if a.isCluster || b.isCluster {
+            return a.look == b.look && gridA.character(of: a) == gridB.character(of: b)
         }
         return a == b
     }
@@ -244,16 +239,12 @@ public struct CellGrid: Hashable, Sendable {
         return CellRows.identical(lhs, rhs, from: 0, count: lhs.storage.count)
     }
 
+    /// The size and each cell's width, attributes and colours: a cell of
+    /// one scalar may equal one of a cluster (canonical equivalence), so
+    /// the characters are left out.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(size)
-        for cell in storage {
-            if cell.isCluster {
-                hasher.combine(clusters[cell.clusterIndex])
-                hasher.combine(cell.look)
-            } else {
-                hasher.combine(cell)
-            }
-        }
+        for cell in storage { hasher.combine(cell.look) }
     }
 }
 

@@ -6,8 +6,8 @@
 /// so a row compares as integers, a few instructions a cell, with no
 /// unsafe read (before, `Cell`s holding a `Character` were read as raw
 /// bytes for this). A cell whose character is a cluster of several
-/// scalars names an entry of its own grid's table: two such cells are
-/// compared through their tables.
+/// scalars names an entry of its own grid's table: it is compared as a
+/// `Character`, through its table.
 enum CellRows {
     /// Whether cells `start ..< start + count` of `a` and of `b` show the
     /// same thing; `false` for a range outside either grid (unless empty).
@@ -32,7 +32,7 @@ enum CellRows {
         for (x, y) in zip(left, right) {
             if x == y {
                 if x.isCluster, a.clusters[x.clusterIndex] != b.clusters[y.clusterIndex] { return false }
-            } else if !x.isCluster || !y.isCluster || !CellGrid.same(x, in: a, y, in: b) {
+            } else if !x.isCluster && !y.isCluster || !CellGrid.same(x, in: a, y, in: b) {
                 return false
             }
         }
