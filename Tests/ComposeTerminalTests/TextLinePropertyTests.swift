@@ -12,6 +12,8 @@ import Testing
     static let pieces = [
         "a", "Z", " ", "~", "e\u{301}", "日", "本", "😀", "👩‍💻", "❤\u{FE0F}", "\u{7}", "\u{7F}", "\u{85}",
         "\r\n", "\n", "\t", "\r", "x\u{200D}", "\u{1F1EB}\u{1F1F7}", "ü", "\u{0600}1",
+        // Simple scalars (read without grapheme breaking) and what joins them.
+        "é", "Ж", "가", "ア", "Ａ", "©", "\u{3099}", "\u{302A}", "\u{1100}", "\u{11A8}", "\u{483}", "\u{AD}",
     ]
 
     @Test func theFastPathIsTheGeneralOne() async {

@@ -9,11 +9,11 @@ extension FrameRenderer {
     /// row, left to right.
     mutating func drawCells(_ grid: CellGrid, against old: CellGrid?, into bytes: inout [UInt8]) {
         let width = grid.size.width
-        let cells = grid.cells
-        let oldCells = old?.cells
+        let cells = grid.storage
+        let oldCells = old?.storage
         for y in 0..<grid.size.height {
             let row = y * width
-            if let oldCells, CellRows.identical(cells, oldCells, from: row, count: width) { continue }
+            if let old, CellRows.identical(grid, old, from: row, count: width) { continue }
             var x = 0
             var forced = false
             while x < width {
@@ -21,11 +21,11 @@ extension FrameRenderer {
                 let isLead = cell.width == 2 && x + 1 < width && cells[row + x + 1].width == 0
                 let span = isLead ? 2 : 1
                 let changed: Bool
-                if let oldCells {
+                if let old, let oldCells {
                     let was = oldCells[row + x]
                     let wasLead = was.width == 2 && x + 1 < width && oldCells[row + x + 1].width == 0
-                    changed = forced || isLead != wasLead || !Self.same(cell, was)
-                        || (isLead && !Self.same(cells[row + x + 1], oldCells[row + x + 1]))
+                    changed = forced || isLead != wasLead || !CellGrid.same(cell, in: grid, was, in: old)
+                        || (isLead && !grid.same(row + x + 1, as: old, row + x + 1))
                     // Writing over the left half of a wide character the
                     // terminal shows erases its right half: rewrite that too.
                     let last = x + span - 1
@@ -36,7 +36,7 @@ extension FrameRenderer {
                 if changed {
                     beginDrawing(&bytes)
                     move(to: Point(x: x, y: y), in: grid, into: &bytes)
-                    write(cell, isLead: isLead, into: &bytes)
+                    write(cell, of: grid, isLead: isLead, into: &bytes)
                     let next = x + span
                     cursorPosition = next < width ? Point(x: next, y: y) : nil
                 }
@@ -45,16 +45,10 @@ extension FrameRenderer {
         }
     }
 
-    /// Whether two cells show the same thing (cheapest comparisons first).
-    @inline(__always)
-    static func same(_ a: Cell, _ b: Cell) -> Bool {
-        a.width == b.width && a.style == b.style && a.character == b.character
-    }
-
     /// Whether `cell` looks like what clearing the screen leaves.
-    func isBlank(_ cell: Cell, isLead: Bool) -> Bool {
-        let space = cell.width == 1 ? Self.singleByte(cell.character) == 0x20 : !isLead
-        return space && (cell.style == .plain || cell.style.degraded(to: colorDepth) == .plain)
+    func isBlank(_ cell: PackedCell, isLead: Bool) -> Bool {
+        let space = cell.width == 1 ? cell.code == 0x20 : !isLead
+        return space && (cell.isPlain || cell.style.degraded(to: colorDepth) == .plain)
     }
 
     /// Hides the cursor before the frame's first write.
@@ -125,33 +119,53 @@ extension FrameRenderer {
     func rewrite(_ grid: CellGrid, row: Int, from: Int, to: Int, into bytes: inout [UInt8]) -> Bool {
         let base = row * grid.size.width
         for x in from..<to {
-            let cell = grid.cells[base + x]
-            guard cell.width == 1, let byte = Self.singleByte(cell.character),
-                  byte >= 0x20, byte < 0x7F, cell.style.degraded(to: colorDepth) == activeStyle
+            let cell = grid.storage[base + x]
+            guard cell.width == 1, cell.code >= 0x20, cell.code < 0x7F, cell.style.degraded(to: colorDepth) == activeStyle
             else { return false }
         }
-        for x in from..<to {
-            if let byte = Self.singleByte(grid.cells[base + x].character) { bytes.append(byte) }
-        }
+        for x in from..<to { bytes.append(UInt8(truncatingIfNeeded: grid.storage[base + x].code)) }
         return true
     }
 
-    /// Writes one cell (two columns when `isLead`) at the cursor.
-    mutating func write(_ cell: Cell, isLead: Bool, into bytes: inout [UInt8]) {
+    /// Writes one cell (two columns when `isLead`) of `grid` at the cursor.
+    mutating func write(_ cell: PackedCell, of grid: CellGrid, isLead: Bool, into bytes: inout [UInt8]) {
         let style = cell.style.degraded(to: colorDepth)
         if style != activeStyle {
             Sequences.appendStyle(style, to: &bytes)
             activeStyle = style
         }
-        if isLead {
-            Self.append(cell.character, columns: 2, to: &bytes)
-        } else if cell.width == 1 {
-            Self.append(cell.character, columns: 1, to: &bytes)
-        } else {
+        let columns = isLead ? 2 : 1
+        if !isLead, cell.width != 1 {
             // A continuation without its wide cell, or a wide cell without
             // its continuation: never half a character.
             bytes.append(0x20)
+        } else if cell.isCluster {
+            Self.append(grid.clusters[cell.clusterIndex], columns: columns, to: &bytes)
+        } else {
+            Self.append(cell.scalar, columns: columns, to: &bytes)
         }
+    }
+
+    /// Appends `scalar`'s UTF-8 when it is printable and takes `columns`
+    /// columns; otherwise as many spaces (as ``append(_:columns:to:)`` does
+    /// for a character of one scalar).
+    static func append(_ scalar: Unicode.Scalar, columns: Int, to bytes: inout [UInt8]) {
+        let value = scalar.value
+        if value < 0x80 {
+            if columns == 1, value >= 0x20, value < 0x7F {
+                bytes.append(UInt8(truncatingIfNeeded: value))
+            } else {
+                for _ in 0..<columns { bytes.append(0x20) }
+            }
+            return
+        }
+        // A C1 control, or one the terminal would draw in another number
+        // of columns.
+        guard value >= 0xA0, CharacterWidth.of(scalar: scalar) == columns else {
+            for _ in 0..<columns { bytes.append(0x20) }
+            return
+        }
+        UTF8.encode(scalar) { bytes.append($0) }
     }
 
     /// Appends `character`'s UTF-8 when it is printable and takes

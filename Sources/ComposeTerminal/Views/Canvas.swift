@@ -163,17 +163,42 @@ public struct Canvas {
     /// Sets one cell if it lies inside ``clip``.
     public mutating func set(_ cell: Cell, x: Int, y: Int) {
         guard clip.contains(Point(x: x, y: y)) else { return }
+        set(grid.pack(cell), x: x, y: y)
+    }
+
+    /// Sets one packed cell if it lies inside ``clip`` (``set(_:x:y:)``
+    /// without making a ``Cell``).
+    @inline(__always)
+    mutating func set(_ cell: PackedCell, x: Int, y: Int) {
+        // The clip lies inside the grid.
+        guard clip.contains(Point(x: x, y: y)) else { return }
         if cell.width == 2 {
             // A wide character needs both of its cells visible.
             guard clip.contains(Point(x: x + 1, y: y)) else {
-                grid.set(Cell(" ", style: cell.style), x: x, y: y)
+                grid.set(.space(cell), x: x, y: y)
                 return
             }
             grid.set(cell, x: x, y: y)
-            grid.set(.continuation(cell.style), x: x + 1, y: y)
+            grid.set(cell.with(code: 0x20, width: 0), x: x + 1, y: y)
             return
         }
         grid.set(cell, x: x, y: y)
+    }
+
+    /// Writes printable ASCII `bytes` (one column each) from column `x`
+    /// of row `y` rightwards as cells of `look` (a packed style), clipped
+    /// to ``clip``.
+    mutating func put(ascii bytes: ArraySlice<UInt8>, x: Int, y: Int, look: PackedCell) {
+        guard y >= clip.origin.y, y < clip.maxY else { return }
+        let from = max(x, clip.origin.x), to = min(x + bytes.count, clip.maxX)
+        guard from < to else { return }
+        let start = bytes.startIndex + (from - x)
+        grid.write(ascii: bytes[start..<(start + to - from)], x: from, y: y, look: look)
+    }
+
+    /// The code of `character` in this canvas's grid (see ``PackedCell``).
+    mutating func code(of character: Character) -> UInt32 {
+        grid.code(of: character)
     }
 
     /// Fills the visible part of `rect` with `cell` (a space in the

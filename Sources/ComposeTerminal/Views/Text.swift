@@ -28,19 +28,40 @@ public struct Text: PrimitiveView, Hashable, Sendable {
     struct Run: Hashable, Sendable {
         var string: String
         var style: Style
+        /// The string's UTF-8 when it is all printable ASCII (one column
+        /// a byte: drawn as a run of cells); `nil` for any other.
+        var printableASCII: [UInt8]?
+
+        init(string: String, style: Style) {
+            self.string = string
+            self.style = style
+            let bytes = Array(string.utf8)
+            var printable = true
+            for byte in bytes where byte &- 0x20 >= 0x5F {
+                printable = false
+                break
+            }
+            printableASCII = printable ? bytes : nil
+        }
     }
 
     var runs: [Run]
     var overflowMode: Overflow = .truncate
+    /// The columns of the text when it is one line (``lineColumns``),
+    /// measured once when the text is made: layout asks for them and
+    /// drawing again.
+    private var measuredColumns: Int?
 
     /// Text showing `content`, in the inherited style.
     public init(_ content: some StringProtocol) {
-        runs = [Run(string: String(content), style: .plain)]
+        self.init(content, style: .plain)
     }
 
     /// Text showing `content` in `style` (over the inherited one).
     public init(_ content: some StringProtocol, style: Style) {
-        runs = [Run(string: String(content), style: style)]
+        let run = Run(string: String(content), style: style)
+        runs = [run]
+        measuredColumns = run.printableASCII?.count ?? Self.lineColumns(of: run.string)
     }
 
     /// The text as one plain string.
@@ -84,6 +105,7 @@ public struct Text: PrimitiveView, Hashable, Sendable {
     public static func + (lhs: Text, rhs: Text) -> Text {
         var joined = lhs
         joined.runs += rhs.runs
+        joined.measuredColumns = lhs.measuredColumns.flatMap { left in rhs.measuredColumns.map { left + $0 } }
         return joined
     }
 
@@ -119,16 +141,19 @@ public struct Text: PrimitiveView, Hashable, Sendable {
     /// other control character), or `nil` for any other: the common case,
     /// laid out and drawn in one pass over its bytes, without building
     /// its rows (``layout(width:)``).
-    nonisolated var lineColumns: Int? {
+    nonisolated var lineColumns: Int? { measuredColumns }
+
+    /// The columns of `string` when it is one line, else `nil` (see
+    /// ``lineColumns``), cluster by cluster.
+    private nonisolated static func lineColumns(of string: String) -> Int? {
         var columns = 0
-        for run in runs {
-            var clusters = LineClusters(run.string)
-            while let width = clusters.nextWidth() {
-                guard width >= 0 else { return nil }
-                columns += width
-            }
+        var clusters = LineClusters(string)
+        while true {
+            columns += clusters.nextPrintableASCII(limit: .max).count
+            guard let width = clusters.nextWidth() else { return columns }
+            guard width >= 0 else { return nil }
+            columns += width
         }
-        return columns
     }
 
     /// Draws a one-line text (``lineColumns``) on the rectangle's first
@@ -143,12 +168,40 @@ public struct Text: PrimitiveView, Hashable, Sendable {
         var x = rect.origin.x
         var lastStyle: Style?
         runs: for run in runs {
-            let style = inherited.applying(run.style)
+            // The run's look (a space in its style): each cell is it with
+            // another character.
+            let look = PackedCell(code: 0x20, width: 1, style: inherited.applying(run.style))
+            if let bytes = run.printableASCII {
+                let count = min(bytes.count, end - x)
+                if count > 0 {
+                    canvas.put(ascii: bytes[0..<count], x: x, y: y, look: look)
+                    lastStyle = run.style
+                    x += count
+                }
+                if count < bytes.count { break runs }
+                continue
+            }
             var clusters = LineClusters(run.string)
-            while let (character, width) = clusters.next() {
+            while true {
+                // Printable ASCII a run at a time; any other character
+                // (a scalar, a cluster of several, a control) on its own.
+                let ascii = clusters.nextPrintableASCII(limit: end - x)
+                if !ascii.isEmpty {
+                    canvas.put(ascii: ascii, x: x, y: y, look: look)
+                    lastStyle = run.style
+                    x += ascii.count
+                }
+                let code: UInt32, width: Int
+                if let (scalar, columns) = clusters.nextScalar() {
+                    (code, width) = (scalar.value, columns)
+                } else if let (character, columns) = clusters.next() {
+                    (code, width) = (canvas.code(of: character), columns)
+                } else {
+                    break
+                }
                 guard x + width <= end else { break runs }
                 guard width > 0 else { continue }
-                canvas.set(Cell(character, style: style, width: UInt8(width)), x: x, y: y)
+                canvas.set(look.with(code: code, width: UInt8(width)), x: x, y: y)
                 lastStyle = run.style
                 x += width
             }
