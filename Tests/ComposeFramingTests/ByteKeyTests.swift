@@ -211,4 +211,17 @@ import Testing
             #expect(c != d && d == key([w0, w1, w2 ^ 1, w3Other], length: 32, seed: seed))
         }
     }
+
+    /// The hash depends on the seed (without it anyone could make keys that
+    /// collide): the same bytes under two seeds hash apart, at every length
+    /// but 0 (no round, the hash is the length).
+    @Test func theHashDependsOnTheSeed() {
+        var random = SystemRandomNumberGenerator()
+        for length in 1 ... 40 {
+            let buffer = ByteBuffer(bytes: (0 ..< length).map { _ in UInt8.random(in: 0 ... 255, using: &random) })
+            let seed = UInt64.random(in: 0 ... .max, using: &random)
+            let hashes = buffer.withUnsafeReadableBytes { bytes in [seed, seed ^ 1, seed ^ 1 << 63].map { ByteKey(buffer, bytes, seed: $0).hash } }
+            #expect(Set(hashes).count == 3, "length \(length)")
+        }
+    }
 }
