@@ -22,9 +22,11 @@ public import NIOCore
 /// pseudo-random function as the standard library's SipHash is. The
 /// dictionary hashes the result again with its own seeded SipHash, so
 /// flooding a bucket takes whole 64-bit collisions of it without knowing
-/// the seed. Keys from hostile clients that need SipHash's guarantee can
-/// key the dictionary with `ByteBuffer` itself (about 290 instructions
-/// more a lookup).
+/// the seed. (The length enters as the first word does, so keys of other
+/// lengths in as many 8-byte words collide whatever the seed, "a" and
+/// "b\0" say; but that way never more than 8 a hash.) Keys from hostile
+/// clients that need SipHash's guarantee can key the dictionary with
+/// `ByteBuffer` itself (about 290 instructions more a lookup).
 public struct ByteKey: Hashable, Sendable {
     /// The key's bytes (its readable bytes).
     public let bytes: ByteBuffer
@@ -46,9 +48,11 @@ public struct ByteKey: Hashable, Sendable {
     /// decoder holds already (inside `withUnsafeReadableBytes` of the
     /// buffer `slice` comes from): that spares a second access to the
     /// buffer's memory, about 100 instructions. Bytes of another length
-    /// than the slice's are not used (the slice is read instead); other
-    /// bytes of its length make a key that finds nothing, never a memory
-    /// error.
+    /// than the slice's are not used (the slice is read instead). Other
+    /// bytes of its length are hashed in the slice's place, never a memory
+    /// error: the key holds the slice but finds what a key of those bytes
+    /// finds if they are 16 or fewer (their words are all it compares), and
+    /// nothing if they are more.
     ///
     /// ```swift
     /// let key = ByteKey(buffer.getSlice(at: buffer.readerIndex + start, length: length)!,

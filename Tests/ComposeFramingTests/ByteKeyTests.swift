@@ -66,4 +66,162 @@ import Testing
         let copy = ByteKey(big).copy()
         #expect(copy == ByteKey([9, 9]) && copy.bytes.storageCapacity < 1024)
     }
+
+    /// Every length from 0 to 40 at every alignment, read where a byte past
+    /// the key is outside the allocation (so that a read past the end fails
+    /// under `make test-asan`): memory of exactly the key's bytes, at each of
+    /// 16 offsets from an aligned start, handed to `ByteKey(_:readingFrom:)`;
+    /// and a buffer whose readable bytes end its storage, read with a reader
+    /// index past 0, whole and as a slice. Every way of making a key of the
+    /// same bytes makes an equal key with an equal hash.
+    @Test func everyLengthAtEveryAlignmentReadsOnlyItsBytes() {
+        var random = SystemRandomNumberGenerator()
+        for length in 0 ... 40 {
+            for alignment in 0 ..< 16 {
+                let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: alignment + length, alignment: 16)
+                defer { memory.deallocate() }
+                for index in memory.indices { memory[index] = UInt8.random(in: 0 ... 255, using: &random) }
+                let exact = UnsafeRawBufferPointer(rebasing: memory[alignment...])
+                let bytes = Array(exact)
+                var buffer = ByteBufferAllocator().buffer(capacity: 64)
+                buffer.writeBytes([UInt8](repeating: 0xAA, count: 64 - length) + bytes)
+                let start = 64 - length
+                buffer.moveReaderIndex(to: start)
+                #expect(buffer.storageCapacity == 64)
+                let slice = buffer.getSlice(at: start, length: length)!
+                let keys = [
+                    ByteKey(bytes), ByteKey(buffer), ByteKey(slice), ByteKey(slice, readingFrom: exact),
+                    buffer.withUnsafeReadableBytes { ByteKey(slice, readingFrom: $0) }, ByteKey(slice).copy(),
+                    ByteKey(slice, readingFrom: exact).copy(), ByteKey(ByteBuffer(bytes: bytes)),
+                ]
+                for (index, key) in keys.enumerated() {
+                    let same = key == keys[0] && key.hash == keys[0].hash && key.hashValue == keys[0].hashValue
+                    #expect(same && key.words == keys[0].words && key.bytes.readableBytes == length, "length \(length), alignment \(alignment), key \(index)")
+                }
+            }
+        }
+        // The whole 64 bytes of a buffer, read at its end and as a slice at every offset.
+        var full = ByteBufferAllocator().buffer(capacity: 64)
+        full.writeBytes((0 ..< 64).map { UInt8($0) })
+        for start in 0 ... 64 {
+            let slice = full.getSlice(at: start, length: 64 - start)!
+            #expect(ByteKey(slice) == ByteKey(Array(start ..< 64).map { UInt8($0) }))
+        }
+    }
+
+    /// Bytes that differ make keys that differ, at the edges `==` has: keys
+    /// differing in trailing zero bytes (the same words), 16 bytes against
+    /// 17, long keys that share their first 16 bytes; and a key's words are
+    /// its first 16 bytes at any length. Keys of zeros of every length hash
+    /// apart too (the length is part of the hash, not only of `==`).
+    @Test func keysDifferWhereTheirBytesDo() {
+        var random = SystemRandomNumberGenerator()
+        for length in 0 ... 40 {
+            let bytes = (0 ..< length).map { _ in UInt8.random(in: 0 ... 3, using: &random) }  // Many zeros.
+            let key = ByteKey(bytes)
+            let first16 = bytes.prefix(16) + [UInt8](repeating: 0, count: 16 - min(16, length))
+            let words = first16.enumerated().reduce(into: (UInt64(0), UInt64(0))) { words, byte in
+                let bits = UInt64(byte.element) << (8 * UInt64(byte.offset % 8))
+                if byte.offset < 8 { words.0 |= bits } else { words.1 |= bits }
+            }
+            #expect(key.words.0 == words.0 && key.words.1 == words.1, "length \(length)")
+            for extra in 1 ... 9 {
+                #expect(ByteKey(bytes + [UInt8](repeating: 0, count: extra)) != key, "length \(length) + \(extra)")
+            }
+            if length > 0 { #expect(ByteKey(bytes.dropLast()) != key) }
+            for index in 0 ..< length {
+                var other = bytes
+                other[index] ^= 1 << UInt8(index % 8)
+                #expect(ByteKey(other) != key, "length \(length), byte \(index)")
+                #expect(ByteKey(other) == ByteKey(other).copy())
+            }
+        }
+        let prefix = [UInt8](repeating: 0, count: 16)
+        #expect(ByteKey(prefix) != ByteKey(prefix + [0]) && ByteKey(prefix + [0]) == ByteKey(prefix + [0]).copy())
+        let zeros = (0 ... 40).map { ByteKey([UInt8](repeating: 0, count: $0)) }
+        #expect(Set(zeros).count == 41 && Set(zeros.map(\.hash)).count == 41)
+    }
+
+    /// `ByteKey(_:readingFrom:)` given bytes that are not the slice's: of
+    /// another length, they are not read and the key is the slice's; of its
+    /// length, they are read (and nothing outside them: the memory here is
+    /// exactly theirs) and the key hashes as those bytes while holding the
+    /// slice: up to 16 bytes it is equal to the key of those bytes (its
+    /// words and length are all `==` compares), longer it is equal to no
+    /// key made right. Never the slice's key, never a crash.
+    @Test func bytesThatAreNotTheSlicesAreReadOnlyWithinThemselves() {
+        for length in 0 ... 40 {
+            let bytes = (0 ..< length).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 3) }
+            let slice = ByteBuffer(bytes: [9] + bytes).getSlice(at: 1, length: length)!
+            for otherLength in [0, length - 1, length + 1] where otherLength >= 0 {
+                let other = UnsafeMutableRawBufferPointer.allocate(byteCount: otherLength, alignment: 1)
+                defer { other.deallocate() }
+                other.initializeMemory(as: UInt8.self, repeating: 0xEE)
+                let key = ByteKey(slice, readingFrom: UnsafeRawBufferPointer(other))
+                #expect(key == ByteKey(bytes) && key.hash == ByteKey(bytes).hash, "length \(length), other \(otherLength)")
+            }
+            #expect(ByteKey(slice, readingFrom: UnsafeRawBufferPointer(start: nil, count: 0)) == ByteKey(bytes))
+            let wrong = bytes.map { $0 ^ 0xFF }
+            let other = UnsafeMutableRawBufferPointer.allocate(byteCount: length, alignment: 1)
+            defer { other.deallocate() }
+            other.copyBytes(from: wrong)
+            let key = ByteKey(slice, readingFrom: UnsafeRawBufferPointer(other))
+            #expect(key.bytes == slice && key.bytes.readableBytes == length)
+            if length > 0 { #expect(key != ByteKey(bytes)) }
+            #expect((key == ByteKey(wrong)) == (length <= 16), "length \(length)")
+            #expect(key == key.copy() && key.copy().hash == ByteKey(wrong).hash)
+        }
+    }
+
+    /// `==` checks the length, the words and (past 16 bytes) the bytes even
+    /// when the hashes are equal. The hash collides only by chance (or with
+    /// the seed known), so these keys are made under a seed chosen with
+    /// them: they follow the hash's rounds (`h = mix(h ^ word ^ seed)`,
+    /// starting from the length) and must be updated with them.
+    @Test func equalHashesAreNotEqualKeys() throws {
+        var random = SystemRandomNumberGenerator()
+        func mix(_ value: UInt64) -> UInt64 {
+            let product = value.multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
+            return product.high ^ product.low
+        }
+        func key(_ words: [UInt64], length: Int, seed: UInt64) -> ByteKey {
+            let buffer = ByteBuffer(bytes: words.flatMap { word in (0 ..< 8).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) } }.prefix(length))
+            return buffer.withUnsafeReadableBytes { ByteKey(buffer, $0, seed: seed) }
+        }
+        for _ in 0 ..< 100 {
+            // 8 bytes and the same 8 and a zero: the same words, another length.
+            let t = UInt64.random(in: 0 ... .max, using: &random)
+            var seed = 8 ^ t ^ mix(9 ^ t)
+            let short = key([t ^ seed], length: 8, seed: seed), longer = key([t ^ seed, 0], length: 9, seed: seed)
+            try #require(short.hash == longer.hash && short.words == longer.words)
+            #expect(short != longer && short == key([t ^ seed], length: 8, seed: seed))
+            // 16 bytes, the same hash, other words.
+            seed = UInt64.random(in: 0 ... .max, using: &random)
+            let (w0, w1) = (UInt64.random(in: 0 ... .max, using: &random), UInt64.random(in: 0 ... .max, using: &random))
+            let w1Other = w1 ^ mix(16 ^ w0 ^ seed) ^ mix(16 ^ w0 ^ 1 ^ seed)
+            let (a, b) = (key([w0, w1], length: 16, seed: seed), key([w0 ^ 1, w1Other], length: 16, seed: seed))
+            try #require(a.hash == b.hash && a.words != b.words)
+            #expect(a != b && b == key([w0 ^ 1, w1Other], length: 16, seed: seed))
+            // 32 bytes, the same hash and first 16 bytes, other bytes past them.
+            let (w2, w3) = (UInt64.random(in: 0 ... .max, using: &random), UInt64.random(in: 0 ... .max, using: &random))
+            let h2 = mix(mix(32 ^ w0 ^ seed) ^ w1 ^ seed)
+            let w3Other = w3 ^ mix(h2 ^ w2 ^ seed) ^ mix(h2 ^ w2 ^ 1 ^ seed)
+            let (c, d) = (key([w0, w1, w2, w3], length: 32, seed: seed), key([w0, w1, w2 ^ 1, w3Other], length: 32, seed: seed))
+            try #require(c.hash == d.hash && c.words == d.words)
+            #expect(c != d && d == key([w0, w1, w2 ^ 1, w3Other], length: 32, seed: seed))
+        }
+    }
+
+    /// The hash depends on the seed (without it anyone could make keys that
+    /// collide): the same bytes under two seeds hash apart, at every length
+    /// but 0 (no round, the hash is the length).
+    @Test func theHashDependsOnTheSeed() {
+        var random = SystemRandomNumberGenerator()
+        for length in 1 ... 40 {
+            let buffer = ByteBuffer(bytes: (0 ..< length).map { _ in UInt8.random(in: 0 ... 255, using: &random) })
+            let seed = UInt64.random(in: 0 ... .max, using: &random)
+            let hashes = buffer.withUnsafeReadableBytes { bytes in [seed, seed ^ 1, seed ^ 1 << 63].map { ByteKey(buffer, bytes, seed: $0).hash } }
+            #expect(Set(hashes).count == 3, "length \(length)")
+        }
+    }
 }
