@@ -22,9 +22,8 @@ public import NIOCore
 /// pseudo-random function as the standard library's SipHash is. The
 /// dictionary hashes the result again with its own seeded SipHash, so
 /// flooding a bucket takes whole 64-bit collisions of it without knowing
-/// the seed. (The length enters as the first word does, so keys of other
-/// lengths in as many 8-byte words collide whatever the seed, "a" and
-/// "b\0" say; but that way never more than 8 a hash.) Keys from hostile
+/// the seed (the length is folded in last, in a round of its own, so "a"
+/// and "a\0", with the same words, hash apart under every seed). Keys from hostile
 /// clients that need SipHash's guarantee can key the dictionary with
 /// `ByteBuffer` itself (about 290 instructions more a lookup).
 public struct ByteKey: Hashable, Sendable {
@@ -63,8 +62,8 @@ public struct ByteKey: Hashable, Sendable {
         self.init(slice, bytes, seed: Self.seed)
     }
 
-    /// A key of `bytes` whose hash and words are known.
-    private init(bytes: ByteBuffer, hash: Int, words: (UInt64, UInt64)) {
+    /// A key of `bytes` whose hash and words are known (tests force hashes with it).
+    init(bytes: ByteBuffer, hash: Int, words: (UInt64, UInt64)) {
         (self.bytes, self.hash, self.words) = (bytes, hash, words)
     }
 
@@ -75,7 +74,7 @@ public struct ByteKey: Hashable, Sendable {
 
     /// `buffer`'s key, from `bytes`, its readable bytes, under `seed`.
     @inlinable init(_ buffer: ByteBuffer, _ bytes: UnsafeRawBufferPointer, seed: UInt64) {
-        var (hash, words, start) = (UInt64(bytes.count), (UInt64(0), UInt64(0)), 0)
+        var (hash, words, start) = (UInt64(0), (UInt64(0), UInt64(0)), 0)
         while start < bytes.count {
             var word: UInt64 = 0
             if start + 8 <= bytes.count {
@@ -88,6 +87,10 @@ public struct ByteKey: Hashable, Sendable {
             let product = (hash ^ word ^ seed).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
             (hash, start) = (product.high ^ product.low, start + 8)
         }
+        // The length last, through a round of its own: keys of other lengths
+        // with the same words then collide only as the seed makes them.
+        let product = (hash ^ UInt64(bytes.count) ^ seed).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
+        hash = product.high ^ product.low
         (self.bytes, self.hash, self.words) = (buffer, Int(truncatingIfNeeded: hash), words)
     }
 

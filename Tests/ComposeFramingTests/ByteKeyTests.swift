@@ -174,50 +174,53 @@ import Testing
     }
 
     /// `==` checks the length, the words and (past 16 bytes) the bytes even
-    /// when the hashes are equal. The hash collides only by chance (or with
-    /// the seed known), so these keys are made under a seed chosen with
-    /// them: they follow the hash's rounds (`h = mix(h ^ word ^ seed)`,
-    /// starting from the length) and must be updated with them.
-    @Test func equalHashesAreNotEqualKeys() throws {
+    /// when the hashes are equal. The hash collides only by chance, so these
+    /// keys are given one hash (`init(bytes:hash:words:)`, with the words of
+    /// their real keys): 8 bytes against the same 8 and a zero (the same
+    /// words), 16 bytes with other words, 32 bytes that share their first 16.
+    @Test func equalHashesAreNotEqualKeys() {
         var random = SystemRandomNumberGenerator()
-        func mix(_ value: UInt64) -> UInt64 {
-            let product = value.multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
-            return product.high ^ product.low
-        }
-        func key(_ words: [UInt64], length: Int, seed: UInt64) -> ByteKey {
-            let buffer = ByteBuffer(bytes: words.flatMap { word in (0 ..< 8).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) } }.prefix(length))
-            return buffer.withUnsafeReadableBytes { ByteKey(buffer, $0, seed: seed) }
+        func forced(_ bytes: [UInt8], hash: Int) -> ByteKey {
+            let real = ByteKey(bytes)
+            return ByteKey(bytes: real.bytes, hash: hash, words: real.words)
         }
         for _ in 0 ..< 100 {
-            // 8 bytes and the same 8 and a zero: the same words, another length.
-            let t = UInt64.random(in: 0 ... .max, using: &random)
-            var seed = 8 ^ t ^ mix(9 ^ t)
-            let short = key([t ^ seed], length: 8, seed: seed), longer = key([t ^ seed, 0], length: 9, seed: seed)
-            try #require(short.hash == longer.hash && short.words == longer.words)
-            #expect(short != longer && short == key([t ^ seed], length: 8, seed: seed))
-            // 16 bytes, the same hash, other words.
-            seed = UInt64.random(in: 0 ... .max, using: &random)
-            let (w0, w1) = (UInt64.random(in: 0 ... .max, using: &random), UInt64.random(in: 0 ... .max, using: &random))
-            let w1Other = w1 ^ mix(16 ^ w0 ^ seed) ^ mix(16 ^ w0 ^ 1 ^ seed)
-            let (a, b) = (key([w0, w1], length: 16, seed: seed), key([w0 ^ 1, w1Other], length: 16, seed: seed))
-            try #require(a.hash == b.hash && a.words != b.words)
-            #expect(a != b && b == key([w0 ^ 1, w1Other], length: 16, seed: seed))
-            // 32 bytes, the same hash and first 16 bytes, other bytes past them.
-            let (w2, w3) = (UInt64.random(in: 0 ... .max, using: &random), UInt64.random(in: 0 ... .max, using: &random))
-            let h2 = mix(mix(32 ^ w0 ^ seed) ^ w1 ^ seed)
-            let w3Other = w3 ^ mix(h2 ^ w2 ^ seed) ^ mix(h2 ^ w2 ^ 1 ^ seed)
-            let (c, d) = (key([w0, w1, w2, w3], length: 32, seed: seed), key([w0, w1, w2 ^ 1, w3Other], length: 32, seed: seed))
-            try #require(c.hash == d.hash && c.words == d.words)
-            #expect(c != d && d == key([w0, w1, w2 ^ 1, w3Other], length: 32, seed: seed))
+            let hash = Int.random(in: .min ... .max, using: &random)
+            let bytes = (0 ..< 32).map { _ in UInt8.random(in: 0 ... 255, using: &random) }
+            var other = bytes
+            other[Int.random(in: 0 ..< 16, using: &random)] ^= 1
+            var past = bytes
+            past[Int.random(in: 16 ..< 32, using: &random)] ^= 1
+            let (short, longer) = (forced(Array(bytes[..<8]), hash: hash), forced(Array(bytes[..<8]) + [0], hash: hash))
+            #expect(short.words == longer.words && short != longer && short == forced(Array(bytes[..<8]), hash: hash))
+            let (a, b) = (forced(Array(bytes[..<16]), hash: hash), forced(Array(other[..<16]), hash: hash))
+            #expect(a.words != b.words && a != b && a == forced(Array(bytes[..<16]), hash: hash))
+            let (c, d) = (forced(bytes, hash: hash), forced(past, hash: hash))
+            #expect(c.words == d.words && c != d && c == forced(bytes, hash: hash))
+        }
+    }
+
+    /// Keys of other lengths with the same words ("a" and "a\0": the tail
+    /// is zero-padded) hash apart under any seed: the length has a round of
+    /// its own, after the words.
+    @Test func keysOfOtherLengthsWithTheSameWordsHashApart() {
+        for length in 1 ... 15 {
+            let bytes = (0 ..< length).map { UInt8(truncatingIfNeeded: $0 &+ 1) }
+            for seed: UInt64 in [0, 1, .max, 0x1234_5678_9ABC_DEF0] {
+                let key = ByteBuffer(bytes: bytes).withUnsafeReadableBytes { ByteKey(ByteBuffer(bytes: bytes), $0, seed: seed) }
+                let padded = bytes + [0]
+                let longer = ByteBuffer(bytes: padded).withUnsafeReadableBytes { ByteKey(ByteBuffer(bytes: padded), $0, seed: seed) }
+                #expect(key.words == longer.words && key.hash != longer.hash, "length \(length), seed \(seed)")
+            }
         }
     }
 
     /// The hash depends on the seed (without it anyone could make keys that
     /// collide): the same bytes under two seeds hash apart, at every length
-    /// but 0 (no round, the hash is the length).
+    /// and 0 (the length's round).
     @Test func theHashDependsOnTheSeed() {
         var random = SystemRandomNumberGenerator()
-        for length in 1 ... 40 {
+        for length in 0 ... 40 {
             let buffer = ByteBuffer(bytes: (0 ..< length).map { _ in UInt8.random(in: 0 ... 255, using: &random) })
             let seed = UInt64.random(in: 0 ... .max, using: &random)
             let hashes = buffer.withUnsafeReadableBytes { bytes in [seed, seed ^ 1, seed ^ 1 << 63].map { ByteKey(buffer, bytes, seed: $0).hash } }
