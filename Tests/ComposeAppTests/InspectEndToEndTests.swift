@@ -170,8 +170,13 @@ import Testing
         let asked = ContinuousClock.now
         chat.process.signal(SIGTERM)
         #expect(await chat.process.waitForExit() == 0, "\(chat.process.transcript)")
-        // Well under the drain's 5 s: the drain does not wait for inspectors.
-        #expect(ContinuousClock.now - asked < .seconds(3))
+        // The drain does not wait for inspectors: it had no connection to
+        // wait for, so it neither logged "Draining" nor timed out. (Said by
+        // the log, not by the clock alone: under ASan, beside the whole
+        // suite, shutdown and the leak check at exit once took 5.8 s.)
+        let transcript = chat.process.transcript
+        #expect(transcript.contains("Shutting down") && !transcript.contains("Draining") && !transcript.contains("Drain timeout"), "\(transcript)")
+        #expect(ContinuousClock.now - asked < .seconds(30))
         #expect(await follow.waitForExit() == 0, "\(follow.transcript)")
     }
 
