@@ -12,4 +12,8 @@ extension Diagnostic.Code {
     /// A positional command-line argument that the app does not declare
     /// (`ConfigOptions.positionalKeys`): the app exits 64 with a usage line.
     public static let unexpectedArgument = Self(rawValue: "unexpectedArgument")
+    /// A runtime setting outside its range (`busyPollMicroseconds` above
+    /// 10,000, say): the app goes on with the nearest value in range, which
+    /// the message names.
+    public static let settingOutOfRange = Self(rawValue: "settingOutOfRange")
 }

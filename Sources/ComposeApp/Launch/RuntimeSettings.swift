@@ -5,23 +5,45 @@
 /// - `workers` (`--workers 4`): the workers mode (``WorkerOptions``);
 /// - `reusePort` (`--reuse-port`): every `TCPServer` binds with
 ///   `SO_REUSEPORT` (``TCPServer/reusePort``), for copies of the app that
-///   another supervisor starts (systemd's `app@.service` instances).
+///   another supervisor starts (systemd's `app@.service` instances);
+/// - `busyPollMicroseconds` (`--busy-poll-microseconds 50`): how long the
+///   loop polls without waiting after each event
+///   (``StartupConfiguration/busyPolling``), 0 to 10,000.
 struct RuntimeSettings {
     static let workersKey = WorkerOptions.settingKey
     static let reusePortKey = "reusePort"
+    static let busyPollKey = "busyPollMicroseconds"
+    /// The longest busy-polling window a setting may ask for: 10 ms.
+    static let busyPollLimit = 10_000
     static let descriptions = [
         workersKey: "Run this many copies of the app (workers) sharing its ports, restarted when they die; 0 for one process.",
         reusePortKey: "Share the app's TCP ports with other copies of it (SO_REUSEPORT), such as systemd instances app@1, app@2.",
+        busyPollKey: "Poll for I/O this many microseconds after each event before sleeping (0 to 10000): CPU for fewer wake-ups under load.",
     ]
 
     let workers: Int
     let reusePort: Bool
+    /// The busy-polling window, in range: 0 to ``busyPollLimit``
+    /// microseconds.
+    let busyPolling: Duration
 
     /// Reads the settings (which records them for `--help`); `workers`
-    /// is the app's ``WorkerOptions/count`` when the setting is absent.
-    @MainActor init(_ configuration: AppConfiguration, workers: Int) {
+    /// is the app's ``WorkerOptions/count`` when the setting is absent,
+    /// `busyPolling` the app's ``StartupConfiguration/busyPolling``. A
+    /// window out of range is reported (``Diagnostic/Code/settingOutOfRange``)
+    /// and the nearest one in range used.
+    @MainActor init(_ configuration: AppConfiguration, workers: Int, busyPolling: Duration = .zero) {
         self.workers = max(0, configuration.int(forKey: Self.workersKey, default: workers))
         reusePort = configuration.bool(forKey: Self.reusePortKey, default: false)
+        let (seconds, attoseconds) = busyPolling.components
+        let defaultMicroseconds = Int(clamping: seconds) &* 1_000_000 &+ Int(attoseconds / 1_000_000_000_000)
+        let asked = configuration.int(forKey: Self.busyPollKey, default: defaultMicroseconds)
+        let microseconds = min(max(asked, 0), Self.busyPollLimit)
+        if microseconds != asked {
+            configuration.report(Diagnostic(.settingOutOfRange,
+                "\(Self.busyPollKey) is \(asked); it must be 0 (off) to \(Self.busyPollLimit) (10 ms): \(microseconds) is used."))
+        }
+        self.busyPolling = .microseconds(microseconds)
     }
 }
 

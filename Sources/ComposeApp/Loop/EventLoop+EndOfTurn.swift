@@ -55,6 +55,7 @@ extension EventLoop {
     /// there wrote. With nothing batched and nobody paused, it only counts
     /// the turn.
     func turnWillWait() {
+        if turnState.pointee.busyPoll.window != 0 { decideBusyPolling() }
         if !turnState.pointee.endOfTurnWork.isEmpty { finishTurn() }
         if turnState.pointee.hasTurnObservers {
             for observer in turnObservers { observer() }
@@ -132,6 +133,9 @@ extension EventLoop {
         turnObservers = []
         backlogTurn?.close()
         backlogTurn = nil
+        turnState.pointee.busyPoll = BusyPoll()
+        busyPollTurn?.close()
+        busyPollTurn = nil
         turnHandles?.before.close()
         turnHandles?.after.close()
         turnHandles = nil

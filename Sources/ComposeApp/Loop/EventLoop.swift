@@ -60,6 +60,9 @@ final class EventLoop {
     /// While a paused reader holds lines it read (its backlog), the next
     /// turn must not wait for I/O: an idle handle, started then.
     var backlogTurn: TurnHandle?
+    /// While the loop busy-polls (``busyPolling``), an idle handle, started
+    /// so that the turn does not wait; made when busy polling is turned on.
+    var busyPollTurn: TurnHandle?
     /// What runs at the end of each turn (see ``observeTurnEnds(_:)``).
     var turnObservers: [@MainActor () -> Void] = []
     /// The most bytes one stream delivered in one turn so far (for tests

@@ -105,6 +105,26 @@ public enum LoopDriver {
         set { AppContext.current?.eventLoop?.lineBudgetPerTurn = newValue }
     }
 
+    /// The busy-polling window of the running context's loop (see
+    /// `StartupConfiguration.busyPolling`); `.zero` when off.
+    public static var busyPolling: Duration {
+        get { AppContext.current?.eventLoop?.busyPolling ?? .zero }
+        set { AppContext.current?.eventLoop?.busyPolling = newValue }
+    }
+
+    /// Whether the running context's loop decided, the last time it was
+    /// about to wait, to poll without waiting (its last event is less than
+    /// the busy-polling window old).
+    public static var isBusyPolling: Bool {
+        AppContext.current?.eventLoop?.isBusyPolling ?? false
+    }
+
+    /// The loop turn of the running context's loop: counted up each time
+    /// the loop is about to wait (or, busy polling, to poll).
+    public static var turn: Int {
+        AppContext.current?.eventLoop?.turn ?? 0
+    }
+
     /// The kernel's `TCP_NODELAY`, `SO_KEEPALIVE` and `TCP_KEEPIDLE` of a
     /// connection's socket (`nil` for a simulated one).
     public static func socketOptions(of connection: TCPConnection) -> (noDelay: Bool, keepAlive: Bool, keepIdle: Int32)? {

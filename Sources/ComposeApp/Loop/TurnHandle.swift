@@ -77,14 +77,15 @@ final class TurnHandle: LoopHandle {
 /// executor check on every call (about 220 instructions).
 @MainActor private var turnHandlePreparedCallback: uv_prepare_cb { { turnHandlePrepared($0) } }
 
-/// Most turns have nothing batched and nobody paused: the callback then
+/// Most turns have nothing batched, nobody paused and no busy polling: the callback then
 /// only counts the turn, through the loop's ``TurnState`` pointer, without
 /// entering the loop object (no retain, no closure); otherwise it calls
 /// ``EventLoop/turnWillWait()``, which does the same and the rest.
 @MainActor private func turnHandlePrepared(_ handle: UnsafeMutablePointer<uv_prepare_t>?) {
     guard let uv = handle?.pointee.loop else { return }
     let state = EventLoop.turnState(of: uv)
-    if state.pointee.endOfTurnWork.isEmpty, state.pointee.pausedByBudget.isEmpty, !state.pointee.hasTurnObservers {
+    if state.pointee.endOfTurnWork.isEmpty, state.pointee.pausedByBudget.isEmpty, !state.pointee.hasTurnObservers,
+       state.pointee.busyPoll.window == 0 {
         state.pointee.turn &+= 1
         return
     }

@@ -187,7 +187,7 @@ final class Runtime {
         let help = AppConfiguration.forHelp(options: configuration.describingRuntimeSettings().config, appName: context.name)
         context.configuration = help
         _ = App()
-        _ = RuntimeSettings(help, workers: configuration.workers.count)
+        _ = RuntimeSettings(help, workers: configuration.workers.count, busyPolling: configuration.busyPolling)
         let program = StartupConfiguration.executableName ?? context.name
         // Not a log line or a diagnostic: the text the user asked for, on
         // standard output (a write to it that fails has nowhere to go).

@@ -94,6 +94,24 @@ public struct StartupConfiguration: Sendable {
     /// ports, and how to restart them (see ``WorkerOptions``); none by
     /// default. The setting `workers` (`--workers 4`) overrides the count.
     public var workers: WorkerOptions
+    /// How long the event loop keeps polling for I/O without sleeping
+    /// after each event: `.zero`, the default, sleeps at once. Up to
+    /// 10 ms; the setting `busyPollMicroseconds`
+    /// (`--busy-poll-microseconds 50`) overrides it.
+    ///
+    /// A loop that sleeps is woken by the next packet, and on a virtual
+    /// machine the wake-up (an interrupt to a halted virtual CPU) is paid
+    /// by whoever sent it: a few microseconds of the client's CPU per
+    /// request when a request-and-reply server is often asleep. A window
+    /// of some tens of microseconds keeps a busy server awake between
+    /// requests, at the price of that much CPU after each burst; an idle
+    /// server sleeps one window after its last event. Measure before
+    /// turning it on (Performance: "Busy polling").
+    ///
+    /// ```swift
+    /// StartupConfiguration(busyPolling: .microseconds(50))
+    /// ```
+    public var busyPolling: Duration
 
     /// A configuration with the defaults described on each property; name
     /// only what differs: `StartupConfiguration(shutdownDeadline: .seconds(5))`.
@@ -110,7 +128,8 @@ public struct StartupConfiguration: Sendable {
         inspection: Bool = true,
         inspectionDirectory: String? = nil,
         inspectionAllowsChanges: Bool = false,
-        workers: WorkerOptions = WorkerOptions()
+        workers: WorkerOptions = WorkerOptions(),
+        busyPolling: Duration = .zero
     ) {
         self.shutdownSignals = shutdownSignals
         self.shutdownDeadline = shutdownDeadline
@@ -125,6 +144,7 @@ public struct StartupConfiguration: Sendable {
         self.inspectionDirectory = inspectionDirectory
         self.inspectionAllowsChanges = inspectionAllowsChanges
         self.workers = workers
+        self.busyPolling = busyPolling
     }
 
     /// The app's logger (label `compose`), with ``makeLogHandler``'s

@@ -350,14 +350,16 @@ final class WorkerSupervisor {
 extension WorkerSupervisor {
     /// What `StartupComponent.main()` does with the runtime's settings
     /// (``RuntimeSettings``) once the app's configuration is read: turns
-    /// `reusePort` on for every `TCPServer` if asked; in the workers mode's
+    /// `reusePort` on for every `TCPServer` if asked, sets the loop's
+    /// busy polling (`busyPollMicroseconds`); in the workers mode's
     /// parent (the setting `workers`, or ``WorkerOptions/count``, above 0
     /// and no `COMPOSE_WORKER`), runs the workers and never returns; in a
     /// worker, asks for `SIGTERM` when the parent dies (and exits if it
     /// already has).
     static func takeOverIfAsked(context: AppContext, loop: EventLoop, configuration: StartupConfiguration, systemd: SystemdEnvironment) {
-        let settings = RuntimeSettings(context.configuration, workers: configuration.workers.count)
+        let settings = RuntimeSettings(context.configuration, workers: configuration.workers.count, busyPolling: configuration.busyPolling)
         loop.launch.reusesPorts = settings.reusePort
+        loop.busyPolling = settings.busyPolling
         let launch = loop.launch.environment
         guard let index = launch.workerIndex else {
             guard settings.workers > 0 else { return }
