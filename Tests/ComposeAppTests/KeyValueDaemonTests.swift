@@ -24,9 +24,24 @@ struct KeyValueDaemonTests {
             ("--host <string>", "KEYVALUE_HOST", "default: 127.0.0.1"),
             ("--port <int>", "KEYVALUE_PORT", "default: 6380"),
             ("--max-bulk <int>", "KEYVALUE_MAX_BULK", "default: 67108864"),
+            // The example's StartupConfiguration(busyPolling: .microseconds(50)).
+            ("--busy-poll-microseconds <int>", "KEYVALUE_BUSY_POLL_MICROSECONDS", "default: 50"),
         ] {
             #expect(help.output.lines.contains { $0.hasPrefix("  \(flag)") && $0.contains(variable) && $0.hasSuffix(value) }, "\(flag)\n\(help.transcript)")
         }
+    }
+
+    /// It busy-polls 50 µs after each event: idle, it sleeps all the same.
+    @Test func idleAfterARequestItSleepsRatherThanPolling() async throws {
+        let server = try await KeyValueServer.start()
+        #expect(try await server.cli(["PING"]) == "PONG\n")
+        let before = try #require(server.cpuTicks(), "\(server.process.transcript)")
+        // Idle time passing is what is measured: nothing to await but it.
+        try await Task.sleep(for: .seconds(1))
+        let after = try #require(server.cpuTicks(), "\(server.process.transcript)")
+        // A loop that kept polling would use most of the second (100
+        // ticks a second); a sleeping one next to none.
+        #expect(after - before < 30, "\(after - before) ticks of CPU in a second idle")
     }
 
     @Test func aTwentyMegabyteValueGoesInAndComesBackWithTheDefaultSettings() async throws {
@@ -117,6 +132,18 @@ struct KeyValueServer {
             if count < 0 { return (String(decoding: received, as: UTF8.self), false) }
             received += buffer[..<count]
         }
+    }
+
+    /// The server's user + system CPU time so far, in clock ticks
+    /// (`/proc/PID/stat`, fields 14 and 15; 100 a second on Linux).
+    func cpuTicks() -> Int? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // Fields after the command's name, which may hold spaces: state is
+        // field 3, utime 14, stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+        return user + system
     }
 
     /// What `redis-cli -p PORT arguments...` prints, as text.
