@@ -63,10 +63,12 @@ struct ViewsEndToEndTests {
         }
     }
 
-    /// Ctrl+Z stops the app as a shell job with the terminal given back
-    /// (the shell's screen, `echo` and `icanon` in `stty -a`); `fg`
-    /// continues it: its screen drawn whole again, keys read raw again.
-    @Test func ctrlZStopsTheAppWithTheTerminalGivenBackAndFgBringsItBack() async throws {
+    /// Ctrl+Z, or SIGTSTP from another process (`kill -TSTP`), stops the
+    /// app as a shell job with the terminal given back (the shell's
+    /// screen, `echo` and `icanon` in `stty -a`); `fg` continues it: its
+    /// screen drawn whole again, keys read raw again.
+    @Test(arguments: ["Ctrl+Z", "SIGTSTP"])
+    func stoppedTheAppGivesTheTerminalBackAndFgBringsItBack(by stop: String) async throws {
         try await TmuxSession.run(environment: ["SWIFT_BACKTRACE": "enable=no"]) { session in
             let fixture = try FixtureProcess.executableURL("ViewsFixture").path
             try await session.type("'\(fixture)'")
@@ -78,7 +80,11 @@ struct ViewsEndToEndTests {
             try await session.type("cheese")
             screen = try await session.waitFor("│new: cheese")
 
-            try await session.press("C-z")
+            if stop == "Ctrl+Z" {
+                try await session.press("C-z")
+            } else {
+                #expect(kill(pid, SIGTSTP) == 0)
+            }
             screen = try await session.waitForScreen("the job stopped") { $0.contains("Stopped") && !$0.contains("Views fixture") }
             #expect(try await session.format("#{alternate_on}") == "0")
             #expect(try await session.format("#{cursor_flag}") == "1")

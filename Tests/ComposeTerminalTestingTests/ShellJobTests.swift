@@ -81,6 +81,46 @@ struct Printer: Component {
         #expect(app.isTerminalRestored)
     }
 
+    /// `kill -TSTP` from outside: raw mode keeps the terminal from sending
+    /// SIGTSTP, but another process may; taken as Ctrl+Z, it gives the
+    /// terminal back before the job stops, and SIGCONT redraws.
+    @Test func aStopSignalFromOutsideGivesTheTerminalBackAsCtrlZDoes() throws {
+        let app = ViewsRuntimeTests.stepper()
+        app.press("+")
+        app.send(.terminalStop)
+        #expect(app.isSuspended)
+        #expect(app.isTerminalRestored)
+        #expect(!app.terminalModesAreOn)
+        #expect(app.screen == "")
+        #expect(app.logs.contains { $0.message.contains("SIGTSTP: the terminal is given back") })
+        let terminal = try #require(app.context.simulatedTerminal)
+        #expect(terminal.suspendCount == 1)
+        // A second one while stopped changes nothing.
+        app.send(.terminalStop)
+        #expect(terminal.suspendCount == 1)
+
+        app.send(.continue)
+        #expect(!app.isSuspended)
+        #expect(app.terminalModesAreOn)
+        #expect(app.screenLines[1] == "│count: 1                    │")
+        app.press("+")
+        #expect(app.screenLines[1] == "│count: 2                    │")
+        // And again, after the first continuation.
+        app.send(.terminalStop)
+        #expect(terminal.suspendCount == 2)
+        app.send(.continue)
+        #expect(app.terminalModesAreOn)
+    }
+
+    @Test func withoutATerminalAStopSignalChangesNothing() {
+        let app = TestApp(root: StepperApp(), setUp: { $0.context.simulatedTerminal!.isTerminal = false })
+        app.send(.terminalStop)
+        app.press("+")
+        #expect(!app.isSuspended)
+        #expect(!app.hasExited)
+        #expect(app.standardOutput.lines.contains("│count: 1" + String(repeating: " ", count: 70) + "│"))
+    }
+
     @Test func aBindingOfCtrlZTakesItInstead() {
         let app = TestApp(root: UndoingStepper(), setUp: { $0.resize(width: 40, height: 2) })
         app.press(.ctrl("z"))

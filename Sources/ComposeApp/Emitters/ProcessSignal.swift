@@ -56,6 +56,12 @@ public final class ProcessSignal: EmitterProtocol, LoopResource {
         /// enters its terminal modes again and redraws then; in a test,
         /// `app.send(.continue)` continues it.
         public static let `continue` = Name(rawValue: SIGCONT, name: "SIGCONT")
+        /// `SIGTSTP`: the request to stop (a shell's Ctrl+Z, when the
+        /// terminal sends it; `kill -TSTP`). A terminal app in raw mode,
+        /// whose Ctrl+Z arrives as a key, takes it as Ctrl+Z: it gives the
+        /// terminal back, then stops its job; in a test,
+        /// `app.send(.terminalStop)`.
+        public static let terminalStop = Name(rawValue: SIGTSTP, name: "SIGTSTP")
         /// `SIGWINCH`: the terminal was resized.
         public static let windowChange = Name(rawValue: SIGWINCH, name: "SIGWINCH")
     }

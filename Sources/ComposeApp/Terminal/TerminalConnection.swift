@@ -29,6 +29,10 @@ package final class TerminalConnection {
     package var onResize: (@MainActor (_ columns: Int, _ rows: Int) -> Void)?
     /// A read or write failed (reading stops on a read failure), or input ended.
     package var onError: (@MainActor (LoopError?) -> Void)?
+    /// SIGTSTP arrived (`kill -TSTP`) while raw mode is on: what Ctrl+Z
+    /// does (see ``suspend(continued:)``) is up to the owner. Not in raw
+    /// mode, the signal does what its default action does: the job stops.
+    package var onStopSignal: (@MainActor () -> Void)?
     /// Writes made (``write(_:)`` calls that reached the terminal).
     package private(set) var writeCount = 0
     /// Whether raw mode and the undoing are armed (``enter(restoring:)``).
@@ -40,6 +44,8 @@ package final class TerminalConnection {
     private var input: StreamHandle?
     private var output: StreamHandle?
     private var resize: SignalHandle?
+    private var stopSignal: SignalHandle?
+    private var simulatedStopSignal: Subscription?
     private var outputWatch: PollHandle?
 
     /// The terminal of `context` (or of the running app).
@@ -68,11 +74,18 @@ package final class TerminalConnection {
         return size
     }
 
-    /// Starts reading input and watching resizes.
+    /// Starts reading input, watching resizes and taking SIGTSTP.
     package func start() throws(LoopError) {
         guard isTerminal else { return }
         try startReading()
-        guard simulated == nil, resize == nil else { return }
+        if simulated != nil {
+            guard simulatedStopSignal == nil, let context else { return }
+            simulatedStopSignal = context.simulatedSignals += { [weak self] number in
+                if number == SIGTSTP { self?.receivedStopSignal() }
+            }
+            return
+        }
+        guard resize == nil else { return }
         let loop = try EventLoop.resolve(context, for: "TerminalConnection.start")
         let handle = try SignalHandle(loop: loop)
         resize = handle
@@ -81,6 +94,24 @@ package final class TerminalConnection {
             self.onResize?(size.columns, size.rows)
         }
         handle.keepsLoopAlive = false
+        // Raw mode turns the terminal's Ctrl+Z into a key; a SIGTSTP sent
+        // from outside is taken here, so that the terminal is given back
+        // before the job stops rather than left raw.
+        let stop = try SignalHandle(loop: loop)
+        stopSignal = stop
+        try stop.start(SIGTSTP) { [weak self] _ in self?.receivedStopSignal() }
+        stop.keepsLoopAlive = false
+    }
+
+    /// SIGTSTP: in raw mode, the owner's Ctrl+Z (``onStopSignal``);
+    /// otherwise the job stops, as the signal's default action would have
+    /// stopped it (live; a test's terminal has no job to stop).
+    private func receivedStopSignal() {
+        if isEntered, let onStopSignal {
+            onStopSignal()
+        } else if simulated == nil {
+            TerminalRestoration.stopAsJob()
+        }
     }
 
     /// Starts reading input only: from standard input when it is a
@@ -232,6 +263,10 @@ package final class TerminalConnection {
         outputWatch = nil
         resize?.close()
         resize = nil
+        stopSignal?.close()
+        stopSignal = nil
+        simulatedStopSignal?.cancel()
+        simulatedStopSignal = nil
         simulatedConnection?.close()
         simulatedConnection = nil
     }

@@ -72,6 +72,7 @@ package final class TerminalDevice {
         connection.onInput = { [weak self] bytes in self?.received(bytes) }
         connection.onResize = { [weak self] columns, rows in self?.didResize(Size(width: columns, height: rows)) }
         connection.onError = { [weak self] error in self?.failed(error) }
+        connection.onStopSignal = { [weak self] in self?.stopSignalReceived() }
     }
 
     isolated deinit {
@@ -156,6 +157,14 @@ package final class TerminalDevice {
         isActive = false
         isSuspended = true
         connection.suspend { [weak self] in self?.continued() }
+    }
+
+    /// SIGTSTP from outside (`kill -TSTP`) in raw mode: as Ctrl+Z, the
+    /// terminal given back and the job stopped until it is continued.
+    private func stopSignalReceived() {
+        guard isActive, !isSuspended else { return }
+        context?.logger.info("SIGTSTP: the terminal is given back and the app stops until it is continued (fg).")
+        suspend()
     }
 
     private func continued() {
