@@ -36,7 +36,11 @@ struct RuntimeSettings {
         self.workers = max(0, configuration.int(forKey: Self.workersKey, default: workers))
         reusePort = configuration.bool(forKey: Self.reusePortKey, default: false)
         let (seconds, attoseconds) = busyPolling.components
-        let defaultMicroseconds = Int(clamping: seconds) &* 1_000_000 &+ Int(attoseconds / 1_000_000_000_000)
+        // Saturating: `.seconds(.max)` is above the limit (reported, 10 ms
+        // used), not a product wrapped to -1,000,000 (reported, 0 used).
+        let (whole, overflows) = Int(clamping: seconds).multipliedReportingOverflow(by: 1_000_000)
+        let (sum, carries) = whole.addingReportingOverflow(Int(attoseconds / 1_000_000_000_000))
+        let defaultMicroseconds = overflows || carries ? (seconds < 0 ? Int.min : Int.max) : sum
         let asked = configuration.int(forKey: Self.busyPollKey, default: defaultMicroseconds)
         let microseconds = min(max(asked, 0), Self.busyPollLimit)
         if microseconds != asked {
