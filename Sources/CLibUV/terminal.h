@@ -250,6 +250,15 @@ static inline int compose_terminal_stop_as_job(void) {
     return result;
 }
 
+/* Whether SIGTSTP's action is to ignore it (the process was started
+ * without job control, or asked for it with `trap '' TSTP`): then nothing
+ * may catch it, since a catcher would stop a job that nobody continues. */
+static inline int compose_terminal_stop_is_ignored(void) {
+    struct sigaction current;
+    if (sigaction(SIGTSTP, NULL, &current) != 0) return 0;
+    return !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_IGN;
+}
+
 /* Whether `fd` is a terminal. */
 static inline int compose_terminal_isatty(int fd) {
     return isatty(fd);

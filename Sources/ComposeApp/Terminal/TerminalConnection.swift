@@ -96,7 +96,11 @@ package final class TerminalConnection {
         handle.keepsLoopAlive = false
         // Raw mode turns the terminal's Ctrl+Z into a key; a SIGTSTP sent
         // from outside is taken here, so that the terminal is given back
-        // before the job stops rather than left raw.
+        // before the job stops rather than left raw. Not when it is
+        // ignored (no job control): libuv's handler would replace the
+        // ignoring, for good (closing the handle sets the default action),
+        // and Ctrl+Z would then stop a job that nobody may continue.
+        guard !TerminalRestoration.stopIsIgnored else { return }
         let stop = try SignalHandle(loop: loop)
         stopSignal = stop
         try stop.start(SIGTSTP) { [weak self] _ in self?.receivedStopSignal() }

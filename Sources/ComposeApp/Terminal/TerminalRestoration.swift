@@ -53,6 +53,13 @@ package enum TerminalRestoration {
         compose_terminal_stop_as_job() == 1
     }
 
+    /// Whether SIGTSTP is ignored (started without job control, or with
+    /// `trap '' TSTP`): a handler installed for it would replace the
+    /// ignoring, and ``stopAsJob()`` would then stop a job it must not.
+    package static var stopIsIgnored: Bool {
+        compose_terminal_stop_is_ignored() == 1
+    }
+
     /// Whether the terminal is changed and not given back yet.
     package static var isArmed: Bool {
         compose_terminal_is_armed() == 1
