@@ -9,7 +9,7 @@ struct KeyValueApp: Component, StartupComponent {
         "port": "The TCP port to listen on (6380: beside redis's 6379); 0 picks a free one.",
         "maxBulk": "The longest value a client may send, in bytes (64 MiB); a longer one closes that connection.",
     ])
-    // Polls 50 µs after each event before sleeping: a busy server is awake when the next request comes.
+    // Polls 50 µs after each read before sleeping: a busy server is awake when the next request comes.
     static var configuration: StartupConfiguration { StartupConfiguration(config: options, busyPolling: .microseconds(50)) }
     let listener: TCPServer
     let maximumBulkLength: Int

@@ -6,38 +6,38 @@ import Glibc
 #endif
 
 /// Busy polling's decision (`BusyPoll`) on a virtual clock: nanoseconds
-/// and event counts given by the test.
+/// and input counts given by the test.
 @Suite struct BusyPollDecisionTests {
-    /// `poll.shouldPoll(events:now:)`, outside `#expect` (which cannot
+    /// `poll.shouldPoll(input:now:)`, outside `#expect` (which cannot
     /// call a mutating method).
-    private func look(_ poll: inout BusyPoll, events: UInt64, now: UInt64) -> Bool {
-        poll.shouldPoll(events: events, now: now)
+    private func look(_ poll: inout BusyPoll, input: UInt64, now: UInt64) -> Bool {
+        poll.shouldPoll(input: input, now: now)
     }
 
     @Test func itPollsWhileTheLastEventIsYoungerThanTheWindowThenWaits() {
         var poll = BusyPoll()
         poll.window = 50_000
-        // An event (the count moved) at 1 ms.
-        #expect(look(&poll, events: 1, now: 1_000_000))
-        #expect(look(&poll, events: 1, now: 1_049_999))
-        #expect(!look(&poll, events: 1, now: 1_050_000))
+        // Input (the count moved) at 1 ms.
+        #expect(look(&poll, input: 1, now: 1_000_000))
+        #expect(look(&poll, input: 1, now: 1_049_999))
+        #expect(!look(&poll, input: 1, now: 1_050_000))
         #expect(!poll.isPolling)
-        // Another event starts the window again, from its own time.
-        #expect(look(&poll, events: 3, now: 2_000_000))
+        // More input starts the window again, from its own time.
+        #expect(look(&poll, input: 3, now: 2_000_000))
         #expect(poll.isPolling)
-        #expect(look(&poll, events: 3, now: 2_040_000))
-        #expect(!look(&poll, events: 3, now: 2_060_000))
+        #expect(look(&poll, input: 3, now: 2_040_000))
+        #expect(!look(&poll, input: 3, now: 2_060_000))
     }
 
     @Test func withoutAWindowOrBeforeAnyEventItWaits() {
         var off = BusyPoll()
-        #expect(!look(&off, events: 1, now: 10))
-        #expect(!look(&off, events: 2, now: 11))
+        #expect(!look(&off, input: 1, now: 10))
+        #expect(!look(&off, input: 2, now: 11))
         var fresh = BusyPoll()
         fresh.window = 50_000
-        // No event counted yet: nothing to keep polling for, however
+        // No input counted yet: nothing to keep polling for, however
         // early the clock reads.
-        #expect(!look(&fresh, events: 0, now: 10))
+        #expect(!look(&fresh, input: 0, now: 10))
         #expect(!fresh.isPolling)
     }
 }
@@ -82,28 +82,49 @@ private struct SettingsOnly: Component {
         let help = configuration.help(program: "app")
         #expect(help.contains("--busy-poll-microseconds <int>"), "\(help)")
         #expect(help.contains("default: 50"), "\(help)")
-        #expect(help.contains("Poll for I/O this many microseconds after each event"), "\(help)")
+        #expect(help.contains("Poll for I/O this many microseconds after each read"), "\(help)")
     }
 }
 
-/// Busy polling on a real loop: after an event the loop polls without
-/// waiting, and one window after its last event it waits again.
+/// Busy polling on a real loop: after input the loop polls without
+/// waiting, one window after its last input it waits again, and a timer's
+/// tick is not input.
 @MainActor
 @Suite(.serialized, .liveLoop) struct BusyPollLoopTests {
-    @Test func afterAnEventTheLoopTurnsWithoutWaiting() {
-        // Waiting: in 100 ms the loop turns for little more than the
-        // driver's 10 ms guard ticks.
-        let quiet = LoopDriver.turn
-        #expect(!LoopDriver.run(until: { LoopDriver.turn - quiet >= 1_000 }, timeout: .milliseconds(100)))
-        #expect(LoopDriver.turn - quiet < 100)
-        // Polling for a second after each event (a guard tick is one): a
-        // thousand turns come without another event.
+    /// Reads a line from a child process (`echo`): input, as a request
+    /// read from a socket is.
+    private func readALine() throws {
+        let process = ChildProcess("echo", arguments: ["input"])
+        var lines: [String] = []
+        process.output += { lines.append($0) }
+        try process.start()
+        #expect(LoopDriver.run(until: { lines == ["input"] }))
+    }
+
+    @Test func afterInputTheLoopTurnsWithoutWaiting() throws {
+        // Polling for a second after each input: a thousand turns come
+        // without more of it.
         LoopDriver.busyPolling = .seconds(1)
+        defer { LoopDriver.busyPolling = .zero }
         #expect(LoopDriver.busyPolling == .seconds(1))
+        try readALine()
         let busy = LoopDriver.turn
         #expect(LoopDriver.run(until: { LoopDriver.turn - busy >= 1_000 }, timeout: .seconds(5)))
         #expect(LoopDriver.isBusyPolling)
         LoopDriver.busyPolling = .zero
+        #expect(!LoopDriver.isBusyPolling)
+    }
+
+    /// A timer's tick is no input: the driver's guard timer ticks every
+    /// 10 ms, and with a window of a second the loop still waits between
+    /// ticks (a loop that counted them would poll from the first on, and
+    /// so would every app's health monitor tick, every 100 ms).
+    @Test func aTimersTickIsNotInput() {
+        LoopDriver.busyPolling = .seconds(1)
+        defer { LoopDriver.busyPolling = .zero }
+        let quiet = LoopDriver.turn
+        #expect(!LoopDriver.run(until: { LoopDriver.turn - quiet >= 1_000 }, timeout: .milliseconds(100)))
+        #expect(LoopDriver.turn - quiet < 100)
         #expect(!LoopDriver.isBusyPolling)
     }
 
@@ -115,21 +136,20 @@ private struct SettingsOnly: Component {
         #expect(!LoopDriver.isBusyPolling)
     }
 
-    @Test func oneWindowAfterItsLastEventTheLoopWaitsAgain() throws {
+    @Test func oneWindowAfterItsLastInputTheLoopWaitsAgain() throws {
         // A listener no one connects to: it keeps the loop alive (a loop
-        // with no active handle does not turn at all) and makes no event.
+        // with no active handle does not turn at all) and reads nothing.
         let listener = TCPServer(port: 0)
         try listener.listen()
         defer { listener.close() }
         LoopDriver.busyPolling = .milliseconds(2)
         defer { LoopDriver.busyPolling = .zero }
-        // A guard tick of the driver is an event: the loop polls.
-        #expect(LoopDriver.run(until: { LoopDriver.isBusyPolling }, timeout: .seconds(5)))
+        try readALine()
+        #expect(LoopDriver.isBusyPolling)
         // Then only turns that wait for nothing (`settle`, no timer): once
-        // more than the window has passed since the last event, the turn
-        // decides to wait. Time passing without events is the subject, so
-        // the test lets it pass (3 ms each try); a stray event (the main
-        // queue's) only starts the window again, hence the tries.
+        // more than the window has passed since the last input, the turn
+        // decides to wait. Time passing without input is the subject, so
+        // the test lets it pass (3 ms each try).
         var waits = false
         for _ in 0..<200 where !waits {
             usleep(3_000)

@@ -31,7 +31,7 @@ struct KeyValueDaemonTests {
         }
     }
 
-    /// It busy-polls 50 µs after each event: idle, it sleeps all the same.
+    /// It busy-polls 50 µs after each read: idle, it sleeps all the same.
     @Test func idleAfterARequestItSleepsRatherThanPolling() async throws {
         let server = try await KeyValueServer.start()
         #expect(try await server.cli(["PING"]) == "PONG\n")

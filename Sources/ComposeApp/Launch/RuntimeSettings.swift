@@ -7,7 +7,7 @@
 ///   `SO_REUSEPORT` (``TCPServer/reusePort``), for copies of the app that
 ///   another supervisor starts (systemd's `app@.service` instances);
 /// - `busyPollMicroseconds` (`--busy-poll-microseconds 50`): how long the
-///   loop polls without waiting after each event
+///   loop polls without waiting after each input
 ///   (``StartupConfiguration/busyPolling``), 0 to 10,000.
 struct RuntimeSettings {
     static let workersKey = WorkerOptions.settingKey
@@ -18,7 +18,7 @@ struct RuntimeSettings {
     static let descriptions = [
         workersKey: "Run this many copies of the app (workers) sharing its ports, restarted when they die; 0 for one process.",
         reusePortKey: "Share the app's TCP ports with other copies of it (SO_REUSEPORT), such as systemd instances app@1, app@2.",
-        busyPollKey: "Poll for I/O this many microseconds after each event before sleeping (0 to 10000): CPU for fewer wake-ups under load.",
+        busyPollKey: "Poll for I/O this many microseconds after each read before sleeping (0 to 10000): CPU for fewer wake-ups under load.",
     ]
 
     let workers: Int

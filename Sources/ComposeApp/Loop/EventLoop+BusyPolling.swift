@@ -2,7 +2,8 @@ internal import CLibUV
 
 extension EventLoop {
     /// How long the loop keeps polling for I/O without waiting after its
-    /// last event (see ``BusyPoll``); `.zero`, the default, waits at once.
+    /// last input, bytes read or a connection accepted (see ``BusyPoll``);
+    /// `.zero`, the default, waits at once.
     /// Set from ``StartupConfiguration/busyPolling`` or the setting
     /// `busyPollMicroseconds`; a negative window is taken as zero, and a
     /// loop torn down keeps its zero.
@@ -38,11 +39,13 @@ extension EventLoop {
 
     /// The loop is about to wait, with busy polling on: starts or stops
     /// the idle handle that keeps this turn from waiting, as ``BusyPoll``
-    /// decides from the event count and the time (`uv_hrtime`, a vDSO
-    /// clock read).
+    /// decides from the loop's input (bytes read and connections
+    /// accepted, counted on every read and accept anyway) and the time
+    /// (`uv_hrtime`, a vDSO clock read).
     func decideBusyPolling() {
         let wasPolling = turnState.pointee.busyPoll.isPolling
-        let polls = turnState.pointee.busyPoll.shouldPoll(events: counters.pointee.events, now: uv_hrtime())
+        let input = counters.pointee.bytesRead &+ counters.pointee.connectionsAccepted
+        let polls = turnState.pointee.busyPoll.shouldPoll(input: input, now: uv_hrtime())
         guard polls != wasPolling else { return }
         if polls { busyPollTurn?.start() } else { busyPollTurn?.stop() }
     }

@@ -113,7 +113,7 @@ public enum LoopDriver {
     }
 
     /// Whether the running context's loop decided, the last time it was
-    /// about to wait, to poll without waiting (its last event is less than
+    /// about to wait, to poll without waiting (its last input is less than
     /// the busy-polling window old).
     public static var isBusyPolling: Bool {
         AppContext.current?.eventLoop?.isBusyPolling ?? false

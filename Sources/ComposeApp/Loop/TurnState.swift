@@ -27,7 +27,7 @@ struct TurnState {
     /// Whether something observes the turns' ends
     /// (``EventLoop/observeTurnEnds(_:)``): then every turn enters the loop.
     var hasTurnObservers = false
-    /// Whether to poll without waiting a while after each event
+    /// Whether to poll without waiting a while after each input
     /// (``EventLoop/busyPolling``); off (a window of 0) by default.
     var busyPoll = BusyPoll()
 }

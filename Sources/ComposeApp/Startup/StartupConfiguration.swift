@@ -95,7 +95,8 @@ public struct StartupConfiguration: Sendable {
     /// default. The setting `workers` (`--workers 4`) overrides the count.
     public var workers: WorkerOptions
     /// How long the event loop keeps polling for I/O without sleeping
-    /// after each event: `.zero`, the default, sleeps at once. Up to
+    /// after each input (bytes read, a connection accepted; not a timer's
+    /// tick): `.zero`, the default, sleeps at once. Up to
     /// 10 ms; the setting `busyPollMicroseconds`
     /// (`--busy-poll-microseconds 50`) overrides it.
     ///
@@ -105,7 +106,7 @@ public struct StartupConfiguration: Sendable {
     /// request when a request-and-reply server is often asleep. A window
     /// of some tens of microseconds keeps a busy server awake between
     /// requests, at the price of that much CPU after each burst; an idle
-    /// server sleeps one window after its last event. Measure before
+    /// server sleeps one window after its last input. Measure before
     /// turning it on (Performance: "Busy polling").
     ///
     /// ```swift
