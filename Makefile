@@ -68,7 +68,7 @@ build: deps
 # their 20 s more than once. With TEST_ARGS, one run does as it says.
 SCRATCH ?= .build
 TEST_LOG = $(SCRATCH)/test.log
-TERMINAL_E2E := TerminalEndToEndTests|TerminalFallbackTests|ViewsEndToEndTests|TopEndToEndTests|TopFallbackTests
+TERMINAL_E2E := TerminalEndToEndTests|TerminalFallbackTests|ViewsEndToEndTests|TopEndToEndTests|TopFallbackTests|StopSignalIgnoredEndToEndTests
 test: deps redis-deps tmux-deps
 	$(SWIFT) build --build-tests --scratch-path $(SCRATCH)
 	python3 scripts/unsafe-inventory.py
@@ -111,11 +111,12 @@ ASAN_FLAGS := --sanitize=address --scratch-path $(ASAN_SCRATCH) \
 # report, its exit status), so the tests that check what the shell sees
 # after a crash cannot hold. The restoration's C code runs in-process under
 # both sanitizers (TerminalRestorationTests); `make test` runs the suite.
-# ViewsEndToEndTests and TopEndToEndTests (tmux, waiting for screens) are
+# ViewsEndToEndTests, TopEndToEndTests and StopSignalIgnoredEndToEndTests
+# (tmux, waiting for screens) are
 # left to `make test` too: an instrumented app beside the whole suite is
 # too slow for their waits; the views' runtime runs instrumented in
 # TerminalScreenTests and ViewsRuntimeTests.
-ASAN_SKIP := --skip 'ComposeToolTests\.EndToEndTests' --skip 'TerminalEndToEndTests' --skip 'ViewsEndToEndTests' --skip 'TopEndToEndTests'
+ASAN_SKIP := --skip 'ComposeToolTests\.EndToEndTests' --skip 'TerminalEndToEndTests' --skip 'ViewsEndToEndTests' --skip 'TopEndToEndTests' --skip 'StopSignalIgnoredEndToEndTests'
 # The toolchain's clang, next to swift (any C compiler would do; a fresh
 # Debian has none).
 CLANG ?= $(shell dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/clang
@@ -154,7 +155,7 @@ test-asan: deps $(ASAN_SCRATCH)/asan-default-options.o
 TSAN_SCRATCH ?= .build-tsan
 TSAN_FLAGS := --sanitize=thread --scratch-path $(TSAN_SCRATCH) \
 	-Xlinker $(CURDIR)/$(TSAN_SCRATCH)/tsan-defaults.o
-TSAN_SKIP := --skip 'ComposeToolTests\.EndToEndTests' --skip 'TerminalEndToEndTests' --skip 'ViewsEndToEndTests' --skip 'TopEndToEndTests' --skip anAppWritingPastTheFileSizeLimitKeepsRunningAndExits0 \
+TSAN_SKIP := --skip 'ComposeToolTests\.EndToEndTests' --skip 'TerminalEndToEndTests' --skip 'ViewsEndToEndTests' --skip 'TopEndToEndTests' --skip 'StopSignalIgnoredEndToEndTests' --skip anAppWritingPastTheFileSizeLimitKeepsRunningAndExits0 \
 	--skip openingAndClosingManyHandlesEndsCleanly \
 	--skip everyRestartAfterSIGKILLRestoresTheLastCompletedSaveOrALaterOne
 $(TSAN_SCRATCH)/tsan-defaults.o: scripts/tsan-defaults.c
