@@ -152,6 +152,8 @@ private struct SettingsOnly: Component {
         // the test lets it pass (3 ms each try).
         var waits = false
         for _ in 0..<200 where !waits {
+            // Real time: the window is read off the loop's monotonic clock
+            // (`uv_hrtime`), which no virtual clock stands in for.
             usleep(3_000)
             LoopDriver.settle()
             waits = !LoopDriver.isBusyPolling

@@ -36,7 +36,8 @@ struct KeyValueDaemonTests {
         let server = try await KeyValueServer.start()
         #expect(try await server.cli(["PING"]) == "PONG\n")
         let before = try #require(server.cpuTicks(), "\(server.process.transcript)")
-        // Idle time passing is what is measured: nothing to await but it.
+        // Real time: another process's CPU over a second of idleness is
+        // what is measured; no event marks idleness to await instead.
         try await Task.sleep(for: .seconds(1))
         let after = try #require(server.cpuTicks(), "\(server.process.transcript)")
         // A loop that kept polling would use most of the second (100

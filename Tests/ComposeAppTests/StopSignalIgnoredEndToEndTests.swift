@@ -20,9 +20,7 @@ struct StopSignalIgnoredEndToEndTests {
             try await session.type("bash -c \"trap '' TSTP; exec '\(fixture)'\"")
             try await session.press("Enter")
             var screen = try await session.waitFor("Views fixture")
-            let pid = try #require(screen.split(separator: "\n").first.flatMap { line in
-                line.split(separator: " ").drop { $0 != "pid" }.dropFirst().first.flatMap { Int32($0) }
-            }, "no pid in the title:\n\(screen)")
+            let pid = try #require(ViewsEndToEndTests.fixturePID(in: screen), "no pid in the title:\n\(screen)")
 
             try await session.press("C-z")
             try await session.type("a")

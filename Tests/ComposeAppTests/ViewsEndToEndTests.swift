@@ -8,6 +8,14 @@ import Testing
 /// in `stty -a`), and Ctrl+Z and `fg`. Skipped without tmux (`make test` installs it).
 @Suite(.enabled(if: TmuxSession.path != nil, "tmux is not installed (apt-get install tmux; `make test` installs it): the terminal end-to-end tests need a real terminal"))
 struct ViewsEndToEndTests {
+    /// The process id ViewsFixture shows in its title (`... pid 1234 ...`,
+    /// the screen's first line), or nil.
+    static func fixturePID(in screen: String) -> Int32? {
+        screen.split(separator: "\n").first.flatMap { line in
+            line.split(separator: " ").drop { $0 != "pid" }.dropFirst().first.flatMap { Int32($0) }
+        }
+    }
+
     @Test func theScreensFollowTheKeysAResizeAndSIGTERMGivesTheTerminalBack() async throws {
         try await TmuxSession.run(environment: ["SWIFT_BACKTRACE": "enable=no"]) { session in
             let fixture = try FixtureProcess.executableURL("ViewsFixture").path
@@ -21,9 +29,7 @@ struct ViewsEndToEndTests {
             #expect(screen.contains("│new: type a name"), "\(screen)")
             #expect(screen.contains("│apples"), "\(screen)")
             #expect(screen.contains("Enter add  Tab next  Ctrl+C quit"), "\(screen)")
-            let pid = try #require(lines.first.flatMap { line in
-                line.split(separator: " ").drop { $0 != "pid" }.dropFirst().first.flatMap { Int32($0) }
-            }, "no pid in the title:\n\(screen)")
+            let pid = try #require(Self.fixturePID(in: screen), "no pid in the title:\n\(screen)")
 
             // Typed into the focused field, added with Enter.
             try await session.type("cheese")
@@ -74,9 +80,7 @@ struct ViewsEndToEndTests {
             try await session.type("'\(fixture)'")
             try await session.press("Enter")
             var screen = try await session.waitFor("Views fixture")
-            let pid = try #require(screen.split(separator: "\n").first.flatMap { line in
-                line.split(separator: " ").drop { $0 != "pid" }.dropFirst().first.flatMap { Int32($0) }
-            }, "no pid in the title:\n\(screen)")
+            let pid = try #require(Self.fixturePID(in: screen), "no pid in the title:\n\(screen)")
             try await session.type("cheese")
             screen = try await session.waitFor("│new: cheese")
 
